@@ -6,6 +6,7 @@ pub mod moves;
 pub mod notation;
 pub mod piece;
 pub mod position;
+pub mod gravon;
 pub mod record;
 pub mod square;
 pub mod variant;

@@ -1,0 +1,1 @@
+//! Gravon XML game files: reading them into game records and writing records back.
