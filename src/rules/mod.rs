@@ -1,12 +1,12 @@
 //! The game only: pieces, boards, variants, moves, combat, repetition rules, notation.
 //! No I/O, no threads, no randomness.
 
+pub mod gravon;
 pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod piece;
 pub mod position;
-pub mod gravon;
 pub mod record;
 pub mod square;
 pub mod variant;

@@ -224,9 +224,27 @@ pub struct MoveOutcome {
     pub combat: Option<(Rank, Rank, Combat)>,
 }
 
+/// Bitboard of a mailbox square (bit = index - STRIDE, so 10 ranks fit in 110 bits).
+#[inline]
+pub(crate) fn bit(sq: usize) -> u128 {
+    1u128 << (sq - STRIDE)
+}
+
+/// Which bitboard besides "all pieces" a cell belongs to: 1 one-step movers (unknown
+/// pieces included), 2 Scouts, 0 none (Bomb, Flag).
+#[inline]
+fn kind(cell: u8) -> usize {
+    match cell & RANK_MASK {
+        r if r == Rank::Scout as u8 => 2,
+        r if r == Rank::Flag as u8 || r == Rank::Bomb as u8 => 0,
+        _ => 1,
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 struct Undo {
     mv: Move,
+    bb: [[u128; 3]; 2],
     from_cell: u8,
     from_flags: u8,
     from_id: u8,
@@ -267,6 +285,10 @@ pub struct Position {
     pub(crate) cells: [u8; CELLS],
     pub(crate) flags: [u8; CELLS],
     pub(crate) ids: [u8; CELLS],
+    /// Per colour: all pieces, one-step movers, Scouts (see `bit`).
+    pub(crate) bb: [[u128; 3]; 2],
+    /// Squares no piece may enter: lakes, the border column, everything above the board.
+    pub(crate) walls: u128,
     pub(crate) side: Color,
     pub(crate) ply: u32,
     pub(crate) quiet: u32,
@@ -298,8 +320,10 @@ impl Position {
     /// An empty board of `variant` with Red to move.
     pub fn empty(variant: Variant, rules: Rules) -> Position {
         let mut cells = [WALL; CELLS];
+        let mut walls = u128::MAX;
         for sq in variant.squares() {
             cells[sq.index()] = EMPTY;
+            walls &= !bit(sq.index());
         }
         Position {
             variant,
@@ -307,6 +331,8 @@ impl Position {
             cells,
             flags: [0; CELLS],
             ids: [0; CELLS],
+            bb: [[0; 3]; 2],
+            walls,
             side: Color::Red,
             ply: 0,
             quiet: 0,
@@ -344,6 +370,7 @@ impl Position {
         let id = self.next_id[c];
         self.next_id[c] += 1;
         self.cells[sq.index()] = piece.code();
+        self.bb_add(sq.index(), piece.code());
         self.flags[sq.index()] = flags;
         self.ids[sq.index()] = id;
         self.counts[c][piece.rank().index()] += 1;
@@ -463,6 +490,34 @@ impl Position {
 
     /// Does any piece of `color` stand next to `sq`?
     #[inline]
+    fn bb_add(&mut self, sq: usize, cell: u8) {
+        let c = Piece(cell).color().index();
+        let b = bit(sq);
+        self.bb[c][0] |= b;
+        self.bb[c][kind(cell)] |= b;
+    }
+
+    #[inline]
+    fn bb_del(&mut self, sq: usize, cell: u8) {
+        let c = Piece(cell).color().index();
+        let b = !bit(sq);
+        self.bb[c][0] &= b;
+        self.bb[c][kind(cell)] &= b;
+    }
+
+    /// Recomputes the bitboards from the cells (after bulk edits of a view).
+    fn rebuild_bitboards(&mut self) {
+        self.bb = [[0; 3]; 2];
+        let variant = self.variant;
+        for sq in variant.squares() {
+            let cell = self.cells[sq.index()];
+            if Piece::from_cell(cell).is_some() {
+                self.bb_add(sq.index(), cell);
+            }
+        }
+    }
+
+    #[inline]
     pub(crate) fn next_to(&self, sq: usize, color: Color) -> bool {
         let bit = color.cell_bit();
         DIRS.iter()
@@ -539,6 +594,7 @@ impl Position {
         let them = us.flip();
         self.undo.push(Undo {
             mv,
+            bb: self.bb,
             from_cell: self.cells[f],
             from_flags: self.flags[f],
             from_id: self.ids[f],
@@ -576,6 +632,7 @@ impl Position {
         }
         self.hash ^= rank_key(f, p);
         self.id_hash ^= id_key(f, pid);
+        self.bb_del(f, p);
         self.cells[f] = EMPTY;
         self.flags[f] = 0;
         let mut survivor = true;
@@ -618,6 +675,7 @@ impl Position {
                 self.rescue(place, r);
             }
             self.cells[t] = p;
+            self.bb_add(t, p);
             self.flags[t] = pflags;
             self.ids[t] = pid;
             self.hash ^= rank_key(t, p);
@@ -669,12 +727,15 @@ impl Position {
         self.counts[c][r.index()] += 1;
         let new = Piece::new(p.color(), r).code();
         self.hash ^= rank_key(sq, cell) ^ rank_key(sq, new);
+        self.bb_del(sq, cell);
+        self.bb_add(sq, new);
         self.cells[sq] = new;
     }
 
     fn remove(&mut self, sq: usize, cell: u8, id: u8, color: Color, seen: bool) {
         self.hash ^= rank_key(sq, cell);
         self.id_hash ^= id_key(sq, id);
+        self.bb_del(sq, cell);
         self.cells[sq] = EMPTY;
         self.flags[sq] = 0;
         self.capture_count(color, cell, seen);
@@ -697,6 +758,7 @@ impl Position {
         self.next_id[c] += 1;
         let s = place.index();
         self.cells[s] = code;
+        self.bb_add(s, code);
         self.flags[s] = MOVED | REVEALED;
         self.ids[s] = id;
         self.hash ^= rank_key(s, code);
@@ -730,6 +792,7 @@ impl Position {
         self.cells[t] = u.to_cell;
         self.flags[t] = u.to_flags;
         self.ids[t] = u.to_id;
+        self.bb = u.bb;
         self.trail = u.trail;
         self.chase = u.chase;
         self.last = u.last;
@@ -866,6 +929,7 @@ impl Position {
             }
         }
         v.counts[them.index()] = on_board;
+        v.rebuild_bitboards();
         // The winner of a silent defence does not learn what it removed.
         let total: u8 = self.captured[them.index()].iter().sum();
         let seen = self.captured_seen[them.index()];
