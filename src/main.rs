@@ -1,7 +1,7 @@
 //! The `marshal` binary: command-line entry points (perft, replay; more to come).
 
 use clap::{Parser, Subcommand};
-use marshal::rules::{record::describe_end, GameRecord, Position, Rules, Setup, Variant};
+use marshal::rules::{gravon, record::describe_end, GameRecord, Position, Rules, Setup, Variant};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -28,7 +28,7 @@ enum Command {
         #[arg(long = "rule", value_name = "NAME=VALUE")]
         rules: Vec<String>,
     },
-    /// Check a game record (JSON) move by move and print the result it reaches.
+    /// Check a game record (JSON) or a Gravon XML file move by move and print the result.
     Replay {
         /// The game file.
         file: String,
@@ -83,7 +83,13 @@ fn perft(depth: u32, variant: &str, position: Option<&str>, rule_items: &[String
 
 fn replay(file: &str, legal: bool, rule_items: &[String]) -> Result<bool, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    let record = match GameRecord::from_json(&text) {
+    // Gravon archives are XML; our own records are JSON.
+    let parsed = if text.trim_start().starts_with('<') {
+        gravon::read(&text).map_err(|e| format!("not a valid Gravon file: {e}"))
+    } else {
+        GameRecord::from_json(&text).map_err(|e| e.to_string())
+    };
+    let record = match parsed {
         Ok(r) => r,
         Err(e) => {
             println!("error {e}");

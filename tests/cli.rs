@@ -193,3 +193,20 @@ fn replay_rejects_garbage_and_rule_overrides_apply() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read /nonexistent/file.json"), "{err}");
 }
+
+#[test]
+fn replay_reads_gravon_files() {
+    let (code, out, _) = marshal(&["replay", &data("gravon/classic-flag.xml")]);
+    assert_eq!(code, 0, "{out}");
+    assert_eq!(out.trim(), "result red wins (flag_captured) after 25 plies");
+    let (code, out, _) = marshal(&["replay", &data("gravon/classic-flag-corrupt.xml")]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("error move 9 (f4f5) is illegal"), "{out}");
+    let path = tmp_file(
+        "broken.xml",
+        "<stratego><game type=\"classic\"><field content=\"AB\"/></game>",
+    );
+    let (code, out, _) = marshal(&["replay", &path]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("error not a valid Gravon file"), "{out}");
+}
