@@ -2,3 +2,4 @@
 //! (protocol, engine, search, matches) builds on it.
 
 pub mod rules;
+pub mod setup;

@@ -39,6 +39,8 @@ enum Command {
         #[arg(long = "rule", value_name = "NAME=VALUE")]
         rules: Vec<String>,
     },
+    /// Generate setups that follow the tips (`--explain`, `--report`, `--compare-human`).
+    Setup(marshal::setup::cli::SetupArgs),
 }
 
 fn parse_rules(base: Rules, items: &[String]) -> Result<Rules, String> {
@@ -137,6 +139,7 @@ fn main() -> ExitCode {
             rules,
         }) => perft(depth, &variant, position.as_deref(), &rules).map(|_| true),
         Some(Command::Replay { file, legal, rules }) => replay(&file, legal, &rules),
+        Some(Command::Setup(args)) => marshal::setup::cli::run(&args),
         None => {
             eprintln!("marshal: the protocol loop is not built yet; see `marshal --help` for the commands that exist");
             Ok(false)

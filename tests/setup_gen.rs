@@ -1,0 +1,131 @@
+//! The setup generator: hard checks always pass, variety, Flag spread, determinism, priors.
+
+use marshal::rules::{Rank, Variant};
+use marshal::setup::{explain, generate, human, prior, Kind, Report};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::collections::HashSet;
+
+fn many(v: &Variant, n: usize, seed: u64) -> Vec<marshal::rules::Setup> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    (0..n).map(|_| generate(v, &mut rng)).collect()
+}
+
+fn assert_valid(v: &Variant, n: usize) -> Vec<marshal::rules::Setup> {
+    let setups = many(v, n, 7);
+    for s in &setups {
+        s.check()
+            .unwrap_or_else(|e| panic!("{} setup {s} is invalid: {e}", v.name()));
+        for c in explain(s) {
+            assert!(c.kind != Kind::Hard || c.pass, "{} setup {s} fails {c}", v.name());
+        }
+        // Round trip through the notation.
+        assert_eq!(&marshal::rules::Setup::parse(&s.to_string(), v).unwrap(), s);
+    }
+    setups
+}
+
+#[test]
+fn classic_10000_hard_checks_variety_and_flag_spread() {
+    let v = Variant::CLASSIC;
+    let setups = assert_valid(&v, 10_000);
+    let distinct: HashSet<String> = setups.iter().map(|s| s.to_string()).collect();
+    assert_eq!(distinct.len(), setups.len(), "duplicate setups");
+    let r = Report::new(&setups);
+    assert_eq!(r.flags_forward, 0);
+    assert!(r.flag_max_share() <= 0.25, "flag max share {}", r.flag_max_share());
+    let cols: HashSet<usize> = r.flag_squares.keys().map(|k| k.1).collect();
+    assert!(cols.len() >= 6, "flag in only {} columns", cols.len());
+}
+
+#[test]
+fn other_variants_1000_each() {
+    let custom = Variant::parse("custom:10x10:F=1,B=6,S=1,2=6,3=5,4=5,5=4,6=4,7=3,8=2,9=1,M=1").unwrap();
+    let small = Variant::parse("custom:10x8:F=1,B=2,S=1,2=4,3=2,M=1").unwrap();
+    for v in [
+        Variant::COMPACT,
+        Variant::DUEL,
+        Variant::DUEL_COMPACT,
+        Variant::BARRAGE,
+        custom,
+        small,
+    ] {
+        let setups = assert_valid(&v, 1000);
+        let r = Report::new(&setups);
+        assert_eq!(r.flags_forward, 0, "{}", v.name());
+        assert!(
+            r.flag_max_share() <= 0.25,
+            "{} flag max share {}",
+            v.name(),
+            r.flag_max_share()
+        );
+        let distinct: HashSet<String> = setups.iter().map(|s| s.to_string()).collect();
+        assert!(distinct.len() >= 990, "{}: {} distinct", v.name(), distinct.len());
+    }
+}
+
+#[test]
+fn same_seed_same_setups_other_seed_differs() {
+    for v in [Variant::CLASSIC, Variant::DUEL] {
+        let a = many(&v, 50, 42);
+        assert_eq!(a, many(&v, 50, 42));
+        let b = many(&v, 50, 43);
+        assert!(a.iter().zip(&b).all(|(x, y)| x != y));
+    }
+}
+
+#[test]
+fn every_check_has_a_tip_name_and_a_threshold() {
+    let mut rng = StdRng::seed_from_u64(1);
+    let s = generate(&Variant::CLASSIC, &mut rng);
+    let checks = explain(&s);
+    assert!(checks.len() >= 10);
+    for c in &checks {
+        assert!(c.name.starts_with('T'), "{}", c.name);
+        assert!(c.min.is_some() || c.max.is_some(), "{}", c.name);
+    }
+    // A Flag on the front row fails the hard T1 check.
+    let mut bad = s.clone();
+    let (fr, fc) = (0..4)
+        .flat_map(|r| (0..10).map(move |c| (r, c)))
+        .find(|&(r, c)| s.at(r, c) == Some(Rank::Flag))
+        .unwrap();
+    let front = bad.rows[3][0];
+    bad.rows[3][0] = Some(Rank::Flag);
+    bad.rows[fr][fc] = front;
+    assert!(explain(&bad).iter().any(|c| c.name == "T1 flag-back" && !c.pass));
+}
+
+/// The embedded prior tables are exactly the counts of the human data files.
+#[test]
+fn prior_tables_match_the_human_data() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
+    for (file, v, table, n) in [
+        (
+            "classic-human-setups.txt",
+            Variant::CLASSIC,
+            &prior::CLASSIC,
+            prior::CLASSIC_SETUPS,
+        ),
+        (
+            "barrage-human-setups.txt",
+            Variant::BARRAGE,
+            &prior::BARRAGE,
+            prior::BARRAGE_SETUPS,
+        ),
+    ] {
+        let setups = human::read_gravon_file(&format!("{dir}{file}"), &v).unwrap();
+        assert_eq!(setups.len(), n as usize);
+        let counts = human::square_counts(&setups);
+        for k in 0..12 {
+            for r in 0..4 {
+                for c in 0..10 {
+                    assert_eq!(
+                        counts[k][r][c], table[k][r][c] as u32,
+                        "{file} rank {k} row {r} col {c}"
+                    );
+                }
+            }
+        }
+    }
+}
