@@ -413,6 +413,12 @@ impl Position {
                 }
             }
         }
+        // A captured Flag means the game ended with its capture.
+        for c in Color::BOTH {
+            if pos.captured[c.index()][Rank::Flag.index()] > 0 {
+                pos.flag_taken = Some(c.flip());
+            }
+        }
         // Every piece must come from the army.
         for color in Color::BOTH {
             let ci = color.index();
@@ -529,8 +535,8 @@ impl Position {
         // Undo the reversible tail on a scratch board to recover the placement hashes.
         let mut scratch = self.cells;
         let mut ids = self.ids;
-        let mut hashes = vec![(self.hash, self.id_hash)];
-        let (mut h, mut ih) = (self.hash, self.id_hash);
+        let mut parts = self.parts;
+        let mut hashes = vec![parts];
         for (m, attack) in recent.iter().rev() {
             if *attack || m.rescue().is_some() {
                 break;
@@ -543,22 +549,18 @@ impl Position {
             }
             let code = scratch[t];
             let id = ids[t];
-            h ^= super::position::rank_key_pub(t, code) ^ super::position::rank_key_pub(f, code);
-            ih ^= super::position::id_key_pub(t, id) ^ super::position::id_key_pub(f, id);
+            let c = Piece(code).color().index();
+            parts[c] ^= super::position::rank_key_pub(t, code) ^ super::position::rank_key_pub(f, code);
+            parts[2 + c] ^= super::position::id_key_pub(t, id) ^ super::position::id_key_pub(f, id);
             scratch[f] = code;
             scratch[t] = EMPTY;
             ids[f] = id;
             ids[t] = 0;
-            hashes.push((h, ih));
+            hashes.push(parts);
         }
         hashes.reverse();
-        self.history = hashes.iter().map(|x| x.0).collect();
-        self.id_history = hashes.iter().map(|x| x.1).collect();
+        self.history = hashes;
         self.prefix = recent;
-        if self.view_of.is_some() {
-            self.hash = 0;
-            self.history.iter_mut().for_each(|x| *x = 0);
-        }
         Ok(())
     }
 }

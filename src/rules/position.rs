@@ -255,8 +255,7 @@ struct Undo {
     chase: [u16; 2],
     last: [Move; 2],
     quiet: u32,
-    hash: u64,
-    id_hash: u64,
+    parts: [u64; 4],
     flag_taken: Option<Color>,
     counts: [[u8; COUNT_SLOTS]; 2],
     captured: [[u8; COUNT_SLOTS]; 2],
@@ -298,8 +297,9 @@ pub struct Position {
     pub(crate) captured_seen: [[u8; COUNT_SLOTS]; 2],
     pub(crate) rescues: [u8; 2],
     pub(crate) next_id: [u8; 2],
-    pub(crate) hash: u64,
-    pub(crate) id_hash: u64,
+    /// Placement hash parts: owner-and-rank keys of Red's and Blue's pieces, then
+    /// identity keys of Red's and Blue's pieces (see `placement`).
+    pub(crate) parts: [u64; 4],
     pub(crate) trail: [Trail; 2],
     pub(crate) chase: [u16; 2],
     pub(crate) last: [Move; 2],
@@ -309,11 +309,9 @@ pub struct Position {
     /// Moves known to precede the undo stack (from a position's text form, or a view's
     /// origin), with whether each was an attack.
     pub(crate) prefix: Vec<(Move, bool)>,
-    /// Placement hashes by owner and rank after each ply, the current position last.
+    /// Placement hash parts after each ply, the current position last.
     /// Only the part since the last attack is ever consulted.
-    pub(crate) history: Vec<u64>,
-    /// The same by piece identity (what a view, blind to enemy ranks, compares).
-    pub(crate) id_history: Vec<u64>,
+    pub(crate) history: Vec<[u64; 4]>,
 }
 
 impl Position {
@@ -341,8 +339,7 @@ impl Position {
             captured_seen: [[0; COUNT_SLOTS]; 2],
             rescues: [0; 2],
             next_id: [0, ID_BLUE],
-            hash: 0,
-            id_hash: 0,
+            parts: [0; 4],
             trail: [Trail::EMPTY; 2],
             chase: [0; 2],
             last: [Move::NULL; 2],
@@ -350,8 +347,7 @@ impl Position {
             view_of: None,
             undo: Vec::new(),
             prefix: Vec::new(),
-            history: vec![0],
-            id_history: vec![0],
+            history: vec![[0; 4]],
         }
     }
 
@@ -374,10 +370,14 @@ impl Position {
         self.flags[sq.index()] = flags;
         self.ids[sq.index()] = id;
         self.counts[c][piece.rank().index()] += 1;
-        self.hash ^= rank_key(sq.index(), piece.code());
-        self.id_hash ^= id_key(sq.index(), id);
+        self.toggle(sq.index(), piece.code(), id);
         self.reset_history();
         Ok(())
+    }
+
+    /// Makes this position a view of `color` (building a view piece by piece).
+    pub fn set_view_of(&mut self, color: Option<Color>) {
+        self.view_of = color;
     }
 
     /// Forgets the move history (after building a position by hand).
@@ -385,9 +385,7 @@ impl Position {
         self.undo.clear();
         self.prefix.clear();
         self.history.clear();
-        self.history.push(self.hash);
-        self.id_history.clear();
-        self.id_history.push(self.id_hash);
+        self.history.push(self.parts);
     }
 
     pub fn variant(&self) -> &Variant {
@@ -489,6 +487,25 @@ impl Position {
     }
 
     /// Does any piece of `color` stand next to `sq`?
+    /// Adds or removes a piece's keys in the placement hash parts.
+    #[inline]
+    fn toggle(&mut self, sq: usize, cell: u8, id: u8) {
+        let c = Piece(cell).color().index();
+        self.parts[c] ^= rank_key(sq, cell);
+        self.parts[2 + c] ^= id_key(sq, id);
+    }
+
+    /// The placement hash the repetition rule compares: owner and rank of every piece for
+    /// the arbiter; in a view, the viewer's pieces by rank and the enemy's by identity
+    /// (their ranks may be unknown).
+    #[inline]
+    pub(crate) fn placement(&self, parts: &[u64; 4]) -> u64 {
+        match self.view_of {
+            None => parts[0] ^ parts[1],
+            Some(c) => parts[c.index()] ^ parts[2 + c.flip().index()],
+        }
+    }
+
     #[inline]
     fn bb_add(&mut self, sq: usize, cell: u8) {
         let c = Piece(cell).color().index();
@@ -551,18 +568,19 @@ impl Position {
             return false;
         }
         let (f, t) = (from.index(), to.index());
-        let (new_hash, history) = if self.view_of.is_some() {
-            let id = self.ids[f];
-            (self.id_hash ^ id_key(f, id) ^ id_key(t, id), &self.id_history)
-        } else {
-            let p = self.cells[f];
-            (self.hash ^ rank_key(f, p) ^ rank_key(t, p), &self.history)
-        };
+        let (p, id) = (self.cells[f], self.ids[f]);
+        let mut parts = self.parts;
+        parts[us] ^= rank_key(f, p) ^ rank_key(t, p);
+        parts[2 + us] ^= id_key(f, id) ^ id_key(t, id);
+        let new_hash = self.placement(&parts);
+        let history = &self.history;
         // The move itself would raise the chaser's counter to L + 1; it may not recreate
         // any of the placements of the last L plies (agrees with the oracle's games).
         let l = self.chase[us] as usize;
         let n = history.len();
-        (1..=l).take_while(|&k| k <= n).any(|k| history[n - k] == new_hash)
+        (1..=l)
+            .take_while(|&k| k <= n)
+            .any(|k| self.placement(&history[n - k]) == new_hash)
     }
 
     /// Plays `mv`, which must be legal (or at least geometrically possible), and returns
@@ -605,8 +623,7 @@ impl Position {
             chase: self.chase,
             last: self.last,
             quiet: self.quiet,
-            hash: self.hash,
-            id_hash: self.id_hash,
+            parts: self.parts,
             flag_taken: self.flag_taken,
             counts: self.counts,
             captured: self.captured,
@@ -630,8 +647,7 @@ impl Position {
         if dist != 1 && dist != STRIDE as u32 {
             pflags |= REVEALED; // a Scout that moves more than one square shows itself
         }
-        self.hash ^= rank_key(f, p);
-        self.id_hash ^= id_key(f, pid);
+        self.toggle(f, p, pid);
         self.bb_del(f, p);
         self.cells[f] = EMPTY;
         self.flags[f] = 0;
@@ -647,7 +663,8 @@ impl Position {
                 pflags |= REVEALED;
                 match c {
                     Combat::AttackerWins | Combat::FlagCaptured => {
-                        let seen = !silent || self.flags[t] & REVEALED != 0;
+                        // A Flag capture ends the game in plain sight.
+                        let seen = !silent || self.flags[t] & REVEALED != 0 || c == Combat::FlagCaptured;
                         self.remove(t, d, did, them, seen);
                         if c == Combat::FlagCaptured {
                             self.flag_taken = Some(us);
@@ -678,8 +695,7 @@ impl Position {
             self.bb_add(t, p);
             self.flags[t] = pflags;
             self.ids[t] = pid;
-            self.hash ^= rank_key(t, p);
-            self.id_hash ^= id_key(t, pid);
+            self.toggle(t, p, pid);
         }
         // Two-squares trails: the mover's piece extends or restarts its trail; a piece
         // that is captured loses it.
@@ -712,8 +728,48 @@ impl Position {
         self.last[ui] = mv;
         self.side = them;
         self.ply += 1;
-        self.history.push(self.hash);
-        self.id_history.push(self.id_hash);
+        self.history.push(self.parts);
+    }
+
+    /// Records in a view that the enemy piece on `sq` has rank `rank`. Rejects anything
+    /// that contradicts what the view knows: no enemy piece there, a different known rank,
+    /// a Bomb or Flag that has moved, more pieces of that rank than the army holds.
+    pub fn reveal(&mut self, sq: Square, rank: Rank) -> Result<(), PositionError> {
+        let Some(viewer) = self.view_of else {
+            return Err(PositionError("reveal needs a player's view".into()));
+        };
+        let enemy = viewer.flip();
+        let p = self
+            .piece_at(sq)
+            .filter(|p| p.color() == enemy)
+            .ok_or_else(|| PositionError(format!("{sq} holds no {enemy} piece")))?;
+        if rank == Rank::Unknown {
+            return Err(PositionError("cannot reveal an unknown rank".into()));
+        }
+        if p.rank() != Rank::Unknown {
+            if p.rank() == rank {
+                return Ok(());
+            }
+            return Err(PositionError(format!("{sq} is already known as a {}", p.rank().name())));
+        }
+        if !rank.is_movable() && self.flags[sq.index()] & MOVED != 0 {
+            return Err(PositionError(format!(
+                "the piece on {sq} has moved, so it is no {}",
+                rank.name()
+            )));
+        }
+        let e = enemy.index();
+        let known = self.counts[e][rank.index()] + self.captured[e][rank.index()];
+        if known >= self.variant.army[rank.index()] {
+            return Err(PositionError(format!(
+                "{enemy} has only {} {} and all are accounted for",
+                self.variant.army[rank.index()],
+                rank.name()
+            )));
+        }
+        self.set_rank(sq.index(), rank);
+        self.flags[sq.index()] |= REVEALED;
+        Ok(())
     }
 
     fn set_rank(&mut self, sq: usize, r: Rank) {
@@ -726,15 +782,14 @@ impl Position {
         self.counts[c][p.rank().index()] -= 1;
         self.counts[c][r.index()] += 1;
         let new = Piece::new(p.color(), r).code();
-        self.hash ^= rank_key(sq, cell) ^ rank_key(sq, new);
+        self.parts[c] ^= rank_key(sq, cell) ^ rank_key(sq, new);
         self.bb_del(sq, cell);
         self.bb_add(sq, new);
         self.cells[sq] = new;
     }
 
     fn remove(&mut self, sq: usize, cell: u8, id: u8, color: Color, seen: bool) {
-        self.hash ^= rank_key(sq, cell);
-        self.id_hash ^= id_key(sq, id);
+        self.toggle(sq, cell, id);
         self.bb_del(sq, cell);
         self.cells[sq] = EMPTY;
         self.flags[sq] = 0;
@@ -761,10 +816,15 @@ impl Position {
         self.bb_add(s, code);
         self.flags[s] = MOVED | REVEALED;
         self.ids[s] = id;
-        self.hash ^= rank_key(s, code);
-        self.id_hash ^= id_key(s, id);
+        self.toggle(s, code, id);
         self.counts[c][r.index()] += 1;
-        self.captured[c][r.index()] -= 1;
+        // In a view, a rank the viewer never saw captured comes out of the unknown ones.
+        let slot = if self.captured[c][r.index()] == 0 {
+            Rank::Unknown.index()
+        } else {
+            r.index()
+        };
+        self.captured[c][slot] = self.captured[c][slot].saturating_sub(1);
         let seen = &mut self.captured_seen[c][r.index()];
         *seen = seen.saturating_sub(1);
         self.rescues[c] += 1;
@@ -774,7 +834,6 @@ impl Position {
     pub fn unmake(&mut self) {
         let Some(u) = self.undo.pop() else { return };
         self.history.pop();
-        self.id_history.pop();
         self.ply -= 1;
         self.side = self.side.flip();
         if let Some((_, place)) = u.mv.rescue() {
@@ -797,8 +856,7 @@ impl Position {
         self.chase = u.chase;
         self.last = u.last;
         self.quiet = u.quiet;
-        self.hash = u.hash;
-        self.id_hash = u.id_hash;
+        self.parts = u.parts;
         self.flag_taken = u.flag_taken;
         self.counts = u.counts;
         self.captured = u.captured;
@@ -936,8 +994,6 @@ impl Position {
         let mut cap = seen;
         cap[Rank::Unknown.index()] = total - seen.iter().sum::<u8>();
         v.captured[them.index()] = cap;
-        v.hash = 0;
-        v.history.iter_mut().for_each(|h| *h = 0);
         v
     }
 }
