@@ -1,5 +1,9 @@
 //! Marshal, a Stratego engine. The `rules` module knows the game; everything else
 //! (protocol, engine, search, matches) builds on it.
 
+pub mod belief;
+pub mod engine;
+pub mod protocol;
 pub mod rules;
+pub mod search;
 pub mod setup;

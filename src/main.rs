@@ -1,4 +1,4 @@
-//! The `marshal` binary: command-line entry points (perft, replay; more to come).
+//! The `marshal` binary: the protocol loop (no subcommand) and the command-line tools.
 
 use clap::{Parser, Subcommand};
 use marshal::rules::{gravon, record::describe_end, GameRecord, Position, Rules, Setup, Variant};
@@ -39,6 +39,9 @@ enum Command {
         #[arg(long = "rule", value_name = "NAME=VALUE")]
         rules: Vec<String>,
     },
+    /// Fixed searches from every variant: prints the node count (changes only when the
+    /// search does) and the speed.
+    Bench,
     /// Generate setups that follow the tips (`--explain`, `--report`, `--compare-human`).
     Setup(marshal::setup::cli::SetupArgs),
 }
@@ -140,9 +143,14 @@ fn main() -> ExitCode {
         }) => perft(depth, &variant, position.as_deref(), &rules).map(|_| true),
         Some(Command::Replay { file, legal, rules }) => replay(&file, legal, &rules),
         Some(Command::Setup(args)) => marshal::setup::cli::run(&args),
+        Some(Command::Bench) => {
+            let (nodes, ms) = marshal::engine::bench(|_| {});
+            println!("bench nodes {nodes} time_ms {ms} nps {}", nodes * 1000 / ms.max(1));
+            Ok(true)
+        }
         None => {
-            eprintln!("marshal: the protocol loop is not built yet; see `marshal --help` for the commands that exist");
-            Ok(false)
+            marshal::engine::run_stdio();
+            Ok(true)
         }
     };
     match result {

@@ -1,0 +1,7 @@
+//! Search: the thread that thinks (controller) and what it runs (think).
+
+pub mod controller;
+pub mod eval;
+pub mod think;
+
+pub use think::{think, Info, Limits, SearchResult};

@@ -1,0 +1,665 @@
+//! One search from a player's view: determinized alpha-beta under the given limits.
+//!
+//! The hidden enemy ranks are sampled (`belief`) into a few full-information positions
+//! ("worlds"). Iterative deepening: at each depth every world is searched with alpha-beta
+//! (negamax, captures first, killers and history, a capture-only quiescence), each root
+//! move getting its exact score in every world; the move with the best average wins. An
+//! iteration cut short by a limit is discarded.
+
+use super::eval::{evaluate, VALUES, WIN, WIN_BOUND};
+use crate::belief::Belief;
+use crate::rules::piece::{resolve_combat, RANK_MASK};
+use crate::rules::square::CELLS;
+use crate::rules::{Combat, GameEnd, Move, Position};
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// What bounds a search. All times in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Think exactly this long (minus the move overhead).
+    pub movetime_ms: Option<u64>,
+    /// The mover's clock and increment (`go wtime/btime/winc/binc`).
+    pub time_left_ms: Option<u64>,
+    pub inc_ms: Option<u64>,
+    /// Stop after this many iterations / nodes.
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    /// Search until stopped.
+    pub infinite: bool,
+    /// Subtracted from every time budget (GUI and pipe latency).
+    pub move_overhead_ms: u64,
+}
+
+/// Progress of a search, reported after every completed iteration.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Info {
+    pub depth: u32,
+    pub nodes: u64,
+    pub time_ms: u64,
+    /// From the mover's point of view, in the units of `eval` (a Captain is 100), averaged
+    /// over the sampled worlds; beyond `eval::WIN_BOUND` a forced win (or loss if negative).
+    pub score: i32,
+    pub pv: Vec<Move>,
+}
+
+/// The outcome of a search: the move to play (`None` when there is no legal move).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SearchResult {
+    pub best: Option<Move>,
+    pub info: Info,
+}
+
+/// Worlds searched per iteration when enemy ranks are hidden.
+const WORLDS: usize = 8;
+/// What a won game counts for in the average over worlds: about five Marshals, so that
+/// a Flag that is one guess among many does not outweigh everything else.
+const WIN_IN_AVERAGE: i32 = 2_000;
+/// Depth when no limit at all is given.
+const DEFAULT_DEPTH: u32 = 4;
+/// Deepest iteration.
+const MAX_DEPTH: u32 = 100;
+/// Deepest ply (search plus quiescence).
+const MAX_PLY: usize = 160;
+/// Larger than any score.
+const INF: i32 = 1_000_000;
+/// Nodes between polls of the clock and the stop flag.
+const POLL_MASK: u64 = 1023;
+
+/// The clock limits in milliseconds since `start`: `soft` (start no new iteration past
+/// it) and `hard` (abort the search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TimePlan {
+    soft: Option<u64>,
+    hard: Option<u64>,
+}
+
+impl TimePlan {
+    fn new(l: &Limits) -> TimePlan {
+        if l.infinite {
+            return TimePlan { soft: None, hard: None };
+        }
+        if let Some(mt) = l.movetime_ms {
+            // A fixed move time is used in full (a protocol promise).
+            let t = mt.saturating_sub(l.move_overhead_ms).max(1);
+            return TimePlan {
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        if let Some(left) = l.time_left_ms {
+            let inc = l.inc_ms.unwrap_or(0);
+            let usable = left.saturating_sub(l.move_overhead_ms);
+            let budget = (left / 30 + inc * 3 / 4).saturating_sub(l.move_overhead_ms);
+            let hard = (budget * 2).min(usable * 3 / 4).max(1);
+            let soft = (budget * 6 / 10).min(hard).max(1);
+            return TimePlan {
+                soft: Some(soft),
+                hard: Some(hard),
+            };
+        }
+        TimePlan { soft: None, hard: None }
+    }
+}
+
+/// The score of a finished game for the side to move, `ply` plies from the root.
+fn end_score(pos: &Position, end: Option<GameEnd>, ply: usize) -> i32 {
+    match end.and_then(|e| e.winner) {
+        Some(w) if w == pos.side_to_move() => WIN - ply as i32,
+        Some(_) => -(WIN - ply as i32),
+        None => 0,
+    }
+}
+
+/// The score if the game is over at this node (cheap tests first).
+#[inline]
+fn terminal(pos: &Position, ply: usize) -> Option<i32> {
+    if let Some(c) = pos.flag_taken {
+        let s = WIN - ply as i32;
+        return Some(if c == pos.side_to_move() { s } else { -s });
+    }
+    let side = pos.side_to_move();
+    if !pos.has_movable_piece(side) || !pos.has_movable_piece(side.flip()) {
+        if let Some(e) = pos.game_end() {
+            return Some(end_score(pos, Some(e), ply));
+        }
+    }
+    pos.cap_end().map(|_| 0)
+}
+
+/// What an attack gains for the attacker in static values (full information), or `None`
+/// for a quiet move.
+#[inline]
+fn attack_gain(pos: &Position, m: Move) -> Option<i32> {
+    let def = pos.cells[m.to().index()];
+    if def == 0 {
+        return None;
+    }
+    let att = pos.cells[m.from().index()];
+    let (ar, dr) = ((att & RANK_MASK) as usize, (def & RANK_MASK) as usize);
+    let (Some(a), Some(d)) = (crate::rules::Rank::from_index(ar), crate::rules::Rank::from_index(dr)) else {
+        return Some(0);
+    };
+    Some(match resolve_combat(a, d, pos.rules.attacker_advantage) {
+        Combat::FlagCaptured => WIN,
+        Combat::AttackerWins => VALUES[dr],
+        Combat::BothDie => VALUES[dr] - VALUES[ar],
+        Combat::DefenderWins => -VALUES[ar],
+    })
+}
+
+/// Picks the best-scored move among `moves[i..]` and swaps it to `i`.
+#[inline]
+fn pick(moves: &mut [(i32, Move)], i: usize) {
+    let mut b = i;
+    for j in i + 1..moves.len() {
+        if moves[j].0 > moves[b].0 {
+            b = j;
+        }
+    }
+    moves.swap(i, b);
+}
+
+/// The alpha-beta searcher of one `think` call: counters, limits and ordering tables.
+struct Searcher<'a> {
+    stop: &'a AtomicBool,
+    start: Instant,
+    hard_ms: Option<u64>,
+    node_limit: u64,
+    nodes: u64,
+    aborted: bool,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    bufs: Vec<Vec<(i32, Move)>>,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(stop: &'a AtomicBool, start: Instant, hard_ms: Option<u64>, node_limit: u64) -> Self {
+        Searcher {
+            stop,
+            start,
+            hard_ms,
+            node_limit,
+            nodes: 0,
+            aborted: false,
+            killers: vec![[Move::NULL; 2]; MAX_PLY + 1],
+            history: vec![0; CELLS * CELLS],
+            bufs: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+        }
+    }
+
+    /// Is the stop flag set or the hard time limit reached?
+    fn out_of_time(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+            || self
+                .hard_ms
+                .is_some_and(|h| self.start.elapsed() >= Duration::from_millis(h))
+    }
+
+    /// Counts a node; sets `aborted` when a limit is hit.
+    #[inline]
+    fn count_node(&mut self) -> bool {
+        if self.nodes >= self.node_limit {
+            self.aborted = true;
+            return false;
+        }
+        self.nodes += 1;
+        if self.nodes & POLL_MASK == 0 && self.out_of_time() {
+            self.aborted = true;
+            return false;
+        }
+        true
+    }
+
+    /// Ages the ordering tables between worlds (they describe one world's board).
+    fn new_world(&mut self) {
+        self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
+        self.history.iter_mut().for_each(|h| *h /= 8);
+    }
+
+    fn order(&self, pos: &Position, moves: &mut [(i32, Move)], ply: usize) {
+        let k = self.killers[ply];
+        for e in moves.iter_mut() {
+            let m = e.1;
+            e.0 = match attack_gain(pos, m) {
+                Some(g) if g > 0 => 2_000_000 + g,
+                Some(0) => 1_500_000,
+                Some(g) => -1_000_000 + g,
+                None if m == k[0] => 1_200_000,
+                None if m == k[1] => 1_100_000,
+                None => self.history[m.from().index() * CELLS + m.to().index()],
+            };
+        }
+    }
+
+    fn negamax(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.quiesce(pos, alpha, beta, ply);
+        }
+        if !self.count_node() {
+            return 0;
+        }
+        if let Some(s) = terminal(pos, ply) {
+            return s;
+        }
+        let mut moves = std::mem::take(&mut self.bufs[ply]);
+        moves.clear();
+        pos.for_each_legal(|m| moves.push((0, m)));
+        if moves.is_empty() {
+            self.bufs[ply] = moves;
+            return end_score(pos, pos.game_end(), ply);
+        }
+        self.order(pos, &mut moves, ply);
+        let mut best = -INF;
+        for i in 0..moves.len() {
+            pick(&mut moves, i);
+            let m = moves[i].1;
+            let quiet = pos.cells[m.to().index()] == 0;
+            pos.make(m);
+            let s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+            pos.unmake();
+            if self.aborted {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != m {
+                                k[1] = k[0];
+                                k[0] = m;
+                            }
+                            let h = &mut self.history[m.from().index() * CELLS + m.to().index()];
+                            *h = (*h + depth * depth).min(1_000_000);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.bufs[ply] = moves;
+        best
+    }
+
+    /// Stand pat or play a winning attack, until the position is quiet.
+    fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if !self.count_node() {
+            return 0;
+        }
+        if let Some(s) = terminal(pos, ply) {
+            return s;
+        }
+        let stand = evaluate(pos);
+        if stand >= beta || ply >= MAX_PLY {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut moves = std::mem::take(&mut self.bufs[ply]);
+        moves.clear();
+        pos.for_each_legal(|m| {
+            if m.rescue().is_none() {
+                if let Some(g) = attack_gain(pos, m) {
+                    if g > 0 {
+                        moves.push((g, m));
+                    }
+                }
+            }
+        });
+        let mut best = stand;
+        for i in 0..moves.len() {
+            pick(&mut moves, i);
+            let m = moves[i].1;
+            pos.make(m);
+            let s = -self.quiesce(pos, -beta, -alpha, ply + 1);
+            pos.unmake();
+            if self.aborted {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.bufs[ply] = moves;
+        best
+    }
+
+    /// Exact scores of every root move in `world` at `depth`; `false` if aborted.
+    fn root(&mut self, world: &mut Position, root: &[Move], depth: u32, scores: &mut [i32]) -> bool {
+        if !self.count_node() {
+            return false;
+        }
+        for (i, &m) in root.iter().enumerate() {
+            world.make(m);
+            let s = -self.negamax(world, depth as i32 - 1, -INF, INF, 1);
+            world.unmake();
+            if self.aborted {
+                return false;
+            }
+            scores[i] = s;
+        }
+        true
+    }
+}
+
+/// The view's legal moves, attacks on known weaker pieces first, then attacks on unknown
+/// pieces, quiet moves, and attacks known to lose last (stable within each group).
+fn root_moves(view: &Position) -> Vec<Move> {
+    let mut v: Vec<(i32, Move)> = Vec::new();
+    view.for_each_legal(|m| {
+        let key = match attack_gain(view, m) {
+            None => 0,
+            Some(_) if view.cells[m.to().index()] & RANK_MASK == crate::rules::Rank::Unknown as u8 => 1,
+            Some(g) if g >= 0 => 2,
+            Some(_) => -1,
+        };
+        v.push((key, m));
+    });
+    v.sort_by_key(|e| std::cmp::Reverse(e.0));
+    v.into_iter().map(|e| e.1).collect()
+}
+
+/// Searches `view` (the side to move is the searcher) until a limit is reached or `stop`
+/// is set; `start` is when the clock started (the `go` line was read). Calls `report`
+/// after each iteration. Deterministic for a given seed without time limits.
+pub fn think(
+    view: &Position,
+    limits: &Limits,
+    start: Instant,
+    stop: &AtomicBool,
+    seed: u64,
+    report: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let result = search(view, limits, start, stop, seed, report);
+    if limits.infinite {
+        // `go infinite` answers only after `stop`, even when the search ran out of depth.
+        while !stop.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
+    result
+}
+
+fn search(
+    view: &Position,
+    limits: &Limits,
+    start: Instant,
+    stop: &AtomicBool,
+    seed: u64,
+    report: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let elapsed = || start.elapsed().as_millis() as u64;
+    let root = root_moves(view);
+    let mut result = SearchResult {
+        best: root.first().copied(),
+        info: Info::default(),
+    };
+    if root.len() <= 1 {
+        result.info.time_ms = elapsed();
+        result.info.pv = result.best.into_iter().collect();
+        return result;
+    }
+    let plan = TimePlan::new(limits);
+    let unlimited = limits.depth.is_none() && limits.nodes.is_none() && plan.hard.is_none() && !limits.infinite;
+    let max_depth = limits
+        .depth
+        .unwrap_or(if unlimited { DEFAULT_DEPTH } else { MAX_DEPTH })
+        .min(MAX_DEPTH);
+    let belief = Belief::from_view(view);
+    let n_worlds = if belief.has_hidden() { WORLDS } else { 1 };
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut worlds: Vec<Position> = Vec::with_capacity(n_worlds);
+    let mut s = Searcher::new(stop, start, plan.hard, limits.nodes.unwrap_or(u64::MAX));
+    let mut scores = vec![0i32; root.len()];
+    for depth in 1..=max_depth {
+        if s.out_of_time() || (depth > 1 && plan.soft.is_some_and(|t| elapsed() >= t)) {
+            break;
+        }
+        let mut sums = vec![0i64; root.len()];
+        let mut lo = vec![INF; root.len()];
+        let mut hi = vec![-INF; root.len()];
+        let mut done = true;
+        for k in 0..n_worlds {
+            if worlds.len() == k {
+                match belief.sample_position(view, &mut rng) {
+                    Some(w) => worlds.push(w),
+                    None => {
+                        tracing::warn!("no determinization fits the view; playing the first move");
+                        return result;
+                    }
+                }
+            }
+            s.new_world();
+            if !s.root(&mut worlds[k], &root, depth, &mut scores) {
+                done = false;
+                break;
+            }
+            for (i, &sc) in scores.iter().enumerate() {
+                sums[i] += sc.clamp(-WIN_IN_AVERAGE, WIN_IN_AVERAGE) as i64;
+                lo[i] = lo[i].min(sc);
+                hi[i] = hi[i].max(sc);
+            }
+        }
+        if !done {
+            break;
+        }
+        let mut bi = 0;
+        for i in 1..root.len() {
+            if sums[i] > sums[bi] {
+                bi = i;
+            }
+        }
+        result.best = Some(root[bi]);
+        result.info = Info {
+            depth,
+            nodes: s.nodes,
+            time_ms: elapsed(),
+            // A win (or loss) in every world is reported as the slowest one.
+            score: if lo[bi] >= WIN_BOUND {
+                lo[bi]
+            } else if hi[bi] <= -WIN_BOUND {
+                hi[bi]
+            } else {
+                (sums[bi] / n_worlds as i64) as i32
+            },
+            pv: vec![root[bi]],
+        };
+        report(&result.info);
+        // Every world agrees the game is decided: deeper search changes nothing.
+        if result.info.score.abs() >= WIN_BOUND && plan.hard.is_none() && !limits.infinite {
+            break;
+        }
+    }
+    result.info.nodes = s.nodes;
+    result.info.time_ms = elapsed();
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Rules, Setup, Variant};
+    use rand::Rng;
+
+    fn random_views(name: &str, games: usize, seed: u64) -> Vec<Position> {
+        let v = Variant::parse(name).unwrap();
+        let (r, b) = v.sample_setups();
+        let mut rng = StdRng::seed_from_u64(seed);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let red = Setup::parse(&r, &v).unwrap();
+            let blue = Setup::parse(&b, &v).unwrap();
+            let mut pos = Position::from_setups(v, Rules::default(), &red, &blue).unwrap();
+            for _ in 0..rng.gen_range(0..120) {
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.game_end().is_some() {
+                    break;
+                }
+                pos.make(moves[rng.gen_range(0..moves.len())]);
+            }
+            if pos.game_end().is_none() {
+                out.push(pos.view(pos.side_to_move()));
+            }
+        }
+        out
+    }
+
+    fn go(view: &Position, limits: Limits, seed: u64) -> SearchResult {
+        let stop = AtomicBool::new(false);
+        think(view, &limits, Instant::now(), &stop, seed, &mut |_| {})
+    }
+
+    fn depth(d: u32) -> Limits {
+        Limits {
+            depth: Some(d),
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn legal_move_in_every_variant() {
+        for name in ["classic", "compact", "duel", "duel-compact", "barrage"] {
+            for view in random_views(name, 4, 9) {
+                let r = go(&view, depth(2), 1);
+                let best = r.best.expect("a move");
+                assert!(view.is_legal(best), "{name}: {best} in {}", view.to_text());
+                assert!(r.info.depth == 2 || view.legal_moves().len() == 1);
+            }
+        }
+    }
+
+    /// A classic position from text holding `pieces` (square, token such as `bF!`).
+    fn classic(pieces: &[(&str, &str)], side: char, view: &str) -> Position {
+        let mut grid = vec![vec![".".to_string(); 10]; 10];
+        for (r, row) in grid.iter_mut().enumerate() {
+            for (f, cell) in row.iter_mut().enumerate() {
+                if (r == 4 || r == 5) && matches!(f, 2 | 3 | 6 | 7) {
+                    *cell = "~".into();
+                }
+            }
+        }
+        for (sq, tok) in pieces {
+            let sq = crate::rules::Square::parse(sq).unwrap();
+            grid[9 - sq.rank() as usize][sq.file() as usize] = tok.to_string();
+        }
+        let rows: Vec<String> = grid.iter().map(|r| r.concat()).collect();
+        let text = format!("classic {view} {} {side} 10 0 -/- 0/0 -/- 0/0 -", rows.join("/"));
+        Position::from_text(&text, Rules::default()).unwrap()
+    }
+
+    /// Equal results, the time aside.
+    fn same(a: &SearchResult, b: &SearchResult) {
+        assert_eq!(
+            (a.best, a.info.depth, a.info.nodes, a.info.score),
+            (b.best, b.info.depth, b.info.nodes, b.info.score)
+        );
+        assert_eq!(a.info.pv, b.info.pv);
+    }
+
+    #[test]
+    fn takes_a_free_flag() {
+        // Blue's Flag is known and next to a red Scout.
+        let view = classic(
+            &[
+                ("a10", "bB"),
+                ("d10", "bF!"),
+                ("d9", "r2'"),
+                ("g4", "b?'"),
+                ("a1", "rF"),
+                ("j1", "r4'"),
+            ],
+            'r',
+            "r",
+        );
+        let flag = Move::parse("d9d10").unwrap();
+        for d in 1..=3 {
+            let r = go(&view, depth(d), 3);
+            assert_eq!(r.best, Some(flag), "depth {d}");
+            assert!(r.info.score >= WIN_BOUND);
+        }
+    }
+
+    #[test]
+    fn does_not_attack_a_known_stronger_piece() {
+        // A red Sergeant faces a revealed blue General; stepping aside beats attacking.
+        let view = classic(
+            &[
+                ("a10", "b?"),
+                ("j10", "b?"),
+                ("e6", "b9'!"),
+                ("e5", "r4'"),
+                ("a1", "rF"),
+                ("b1", "rB"),
+            ],
+            'r',
+            "r",
+        );
+        let attack = Move::parse("e5e6").unwrap();
+        for d in 1..=3 {
+            let r = go(&view, depth(d), 3);
+            assert_ne!(r.best, Some(attack), "depth {d}");
+            assert!(view.is_legal(r.best.unwrap()));
+        }
+    }
+
+    #[test]
+    fn no_legal_move_means_none() {
+        let view = classic(&[("a10", "b?"), ("a2", "rB"), ("a1", "rF"), ("b1", "rB")], 'r', "r");
+        let r = go(&view, depth(3), 1);
+        assert_eq!(r.best, None);
+    }
+
+    #[test]
+    fn movetime_is_used_and_honoured() {
+        let view = &random_views("classic", 1, 8)[0];
+        let t = Instant::now();
+        let stop = AtomicBool::new(false);
+        let lim = Limits {
+            movetime_ms: Some(120),
+            move_overhead_ms: 20,
+            ..Limits::default()
+        };
+        let r = think(view, &lim, t, &stop, 1, &mut |_| {});
+        let ms = t.elapsed().as_millis();
+        assert!((95..200).contains(&ms), "{ms} ms");
+        assert!(view.is_legal(r.best.unwrap()));
+    }
+
+    #[test]
+    fn determinism_and_node_limit() {
+        for view in random_views("classic", 3, 21) {
+            let a = go(&view, depth(3), 5);
+            let b = go(&view, depth(3), 5);
+            same(&a, &b);
+            let lim = Limits {
+                nodes: Some(5_000),
+                ..Limits::default()
+            };
+            let c = go(&view, lim.clone(), 5);
+            let d = go(&view, lim, 5);
+            same(&c, &d);
+            assert!(c.info.nodes <= 5_000, "{}", c.info.nodes);
+            assert!(view.is_legal(c.best.unwrap()));
+        }
+    }
+
+    #[test]
+    fn stop_before_the_call() {
+        let view = &random_views("classic", 1, 4)[0];
+        let stop = AtomicBool::new(true);
+        let t = Instant::now();
+        let r = think(view, &Limits::default(), t, &stop, 1, &mut |_| {});
+        assert!(t.elapsed() < Duration::from_millis(100));
+        assert!(view.is_legal(r.best.unwrap()));
+    }
+}
