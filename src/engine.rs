@@ -118,6 +118,8 @@ pub struct Engine<W: Write> {
     search: SearchThread,
     /// The id of the running search, if any.
     searching: Option<u64>,
+    /// Whether the running search is `go infinite`.
+    infinite: bool,
     next_id: u64,
     /// Setups generated so far (varies the generator's seed between games).
     setups_made: u64,
@@ -131,9 +133,24 @@ impl<W: Write> Engine<W> {
             game: None,
             search: SearchThread::spawn(stop),
             searching: None,
+            infinite: false,
             next_id: 1,
             setups_made: 0,
         }
+    }
+
+    /// The options and the game as text (for tests: compare before and after a line).
+    pub fn snapshot(&self) -> String {
+        let game = match &self.game {
+            None => "no game".to_string(),
+            Some(g) => format!(
+                "{} {} {}",
+                g.color,
+                g.setup,
+                g.view.as_ref().map_or("-".to_string(), |v| v.to_text())
+            ),
+        };
+        format!("{:?}\n{game}", self.opts)
     }
 
     fn say(&mut self, line: &str) {
@@ -162,6 +179,22 @@ impl<W: Write> Engine<W> {
             return;
         }
         self.search.stop();
+        let rx = self.search.reports().clone();
+        while self.searching.is_some() {
+            match rx.recv() {
+                Ok(r) => self.on_report(r),
+                Err(_) => self.searching = None,
+            }
+        }
+    }
+
+    /// At the end of input: lets a running search finish (a scripted session's last `go`
+    /// gets its full time), stopping only an infinite one.
+    pub fn finish(&mut self) {
+        if self.infinite {
+            self.halt_search();
+            return;
+        }
         let rx = self.search.reports().clone();
         while self.searching.is_some() {
             match rx.recv() {
@@ -393,6 +426,7 @@ impl<W: Write> Engine<W> {
             start: at,
         };
         self.searching = Some(id);
+        self.infinite = p.infinite;
         self.search.start(job);
     }
 
@@ -694,7 +728,7 @@ pub fn run_stdio() {
                     }
                 }
                 _ => {
-                    engine.halt_search();
+                    engine.finish();
                     break;
                 }
             },
