@@ -93,7 +93,16 @@ impl Options {
                 o.rules.max_quiet_plies = if n == 0 { None } else { Some(n as u32) };
             }
             "seed" => o.seed = parse_spin(name, value, i64::MAX as u64)?,
-            "threads" => o.threads = parse_spin(name, value, 1)?.max(1) as u32,
+            "threads" => {
+                o.threads = match value.parse::<u32>() {
+                    Ok(1) => 1,
+                    _ => {
+                        return Err(format!(
+                            "setoption {name}: '{value}' is not allowed (1; the search uses one thread for now)"
+                        ))
+                    }
+                }
+            }
             "moveoverhead" => o.move_overhead = parse_spin(name, value, 5000)?,
             _ => return Err(format!("setoption: unknown option '{name}'")),
         }
@@ -307,7 +316,8 @@ impl<W: Write> Engine<W> {
             },
             Command::Reveal { square, rank } => {
                 let Some(view) = self.game.as_ref().and_then(|g| g.view.as_ref()) else {
-                    self.error("reveal: no game position yet (send setup or position first)");
+                    let why = self.no_view_reason();
+                    self.error(&format!("reveal: {why}"));
                     return true;
                 };
                 let mut v = view.clone();
@@ -334,7 +344,8 @@ impl<W: Write> Engine<W> {
             Command::Display => self.display(),
             Command::Perft { depth } => {
                 let Some(view) = self.game.as_ref().and_then(|g| g.view.as_ref()) else {
-                    self.error("perft: no game position yet (send setup or position first)");
+                    let why = self.no_view_reason();
+                    self.error(&format!("perft: {why}"));
                     return true;
                 };
                 let mut v = view.clone();
@@ -359,6 +370,14 @@ impl<W: Write> Engine<W> {
             }
         }
         true
+    }
+
+    /// Why there is no position to work on.
+    fn no_view_reason(&self) -> &'static str {
+        match self.game {
+            None => "no game yet (send setup or position first)",
+            Some(_) => "the enemy's placement is unknown (send position <colour> enemy <squares>)",
+        }
     }
 
     fn position(&self, pc: &PositionCmd) -> Result<Game, String> {
@@ -598,11 +617,11 @@ fn apply_observed(pos: &mut Position, us: Color, om: &ObservedMove) -> Result<()
             if let Some(g) = g {
                 if g != c && !(c == Combat::FlagCaptured && g == Combat::AttackerWins) {
                     return Err(format!(
-                        "{}x{} gives {:?}, the move says {:?}",
+                        "{}x{} gives :{}, the move says :{}",
                         a.to_char(),
                         d.to_char(),
-                        c,
-                        g
+                        letter(c),
+                        letter(g)
                     ));
                 }
             }
@@ -624,6 +643,15 @@ fn apply_observed(pos: &mut Position, us: Color, om: &ObservedMove) -> Result<()
     scratch.make_observed(mv, Some(combat), (None, None));
     *pos = scratch;
     Ok(())
+}
+
+/// The result letter of the observed-move notation.
+fn letter(c: Combat) -> char {
+    match c {
+        Combat::AttackerWins | Combat::FlagCaptured => 'a',
+        Combat::DefenderWins => 'd',
+        Combat::BothDie => 'b',
+    }
 }
 
 /// An enemy move must run along a line over empty squares (more than one square only for
