@@ -1,6 +1,7 @@
 //! Marshal, a Stratego engine. The `rules` module knows the game; everything else
 //! (protocol, engine, search, matches) builds on it.
 
+pub mod arena;
 pub mod belief;
 pub mod engine;
 pub mod protocol;

@@ -39,6 +39,35 @@ enum Command {
         #[arg(long = "rule", value_name = "NAME=VALUE")]
         rules: Vec<String>,
     },
+    /// Play a match between two engines (or built-in opponents) under our arbiter.
+    Match {
+        /// A player: `builtin:random`, `builtin:greedy`, `marshal` (this program) or a
+        /// command speaking the protocol. Give exactly two.
+        #[arg(long = "engine", required = true, num_args = 1)]
+        engines: Vec<String>,
+        /// Games to play (pairs of games share setups, colours swapped).
+        #[arg(long, default_value_t = 10)]
+        games: usize,
+        /// Milliseconds per move.
+        #[arg(long, default_value_t = 100)]
+        movetime: u64,
+        #[arg(long, default_value = "classic")]
+        variant: String,
+        /// Games played at once.
+        #[arg(long, default_value_t = 1)]
+        concurrency: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Write each game record as one JSON line to this file.
+        #[arg(long)]
+        out: Option<String>,
+        /// Stop early by a sequential test: elo0 elo1 alpha beta.
+        #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
+        sprt: Option<Vec<f64>>,
+        /// Rule options (repeatable NAME=VALUE).
+        #[arg(long = "rule", value_name = "NAME=VALUE")]
+        rules: Vec<String>,
+    },
     /// Fixed searches from every variant: prints the node count (changes only when the
     /// search does) and the speed.
     Bench,
@@ -132,6 +161,45 @@ fn replay(file: &str, legal: bool, rule_items: &[String]) -> Result<bool, String
     }
 }
 
+#[allow(clippy::too_many_arguments)]
+fn run_match(
+    engines: Vec<String>,
+    games: usize,
+    movetime: u64,
+    variant: &str,
+    concurrency: usize,
+    seed: u64,
+    out: Option<String>,
+    sprt: Option<Vec<f64>>,
+    rule_items: &[String],
+) -> Result<bool, String> {
+    use marshal::arena::{arbiter, stats};
+    let [a, b]: [String; 2] = engines
+        .try_into()
+        .map_err(|_| "give exactly two --engine".to_string())?;
+    let v = Variant::parse(variant).map_err(|e| e.0)?;
+    let rules = parse_rules(Rules::default(), rule_items)?;
+    let sprt = sprt.map(|s| stats::Sprt::new(s[0], s[1], s[2], s[3]));
+    let cfg = arbiter::MatchConfig {
+        engines: [a, b],
+        games,
+        movetime_ms: movetime,
+        variant: v,
+        rules,
+        concurrency,
+        seed,
+        sprt,
+    };
+    let mut file = match &out {
+        Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("cannot write {p}: {e}"))?),
+        None => None,
+    };
+    let score = arbiter::run_match(&cfg, file.as_mut().map(|f| f as &mut dyn std::io::Write));
+    println!("{} vs {}", cfg.engines[0], cfg.engines[1]);
+    println!("{}", stats::summary(&score, cfg.sprt.as_ref()));
+    Ok(true)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
@@ -143,6 +211,17 @@ fn main() -> ExitCode {
         }) => perft(depth, &variant, position.as_deref(), &rules).map(|_| true),
         Some(Command::Replay { file, legal, rules }) => replay(&file, legal, &rules),
         Some(Command::Setup(args)) => marshal::setup::cli::run(&args),
+        Some(Command::Match {
+            engines,
+            games,
+            movetime,
+            variant,
+            concurrency,
+            seed,
+            out,
+            sprt,
+            rules,
+        }) => run_match(engines, games, movetime, &variant, concurrency, seed, out, sprt, &rules),
         Some(Command::Bench) => {
             let (nodes, ms) = marshal::engine::bench(|_| {});
             println!("bench nodes {nodes} time_ms {ms} nps {}", nodes * 1000 / ms.max(1));

@@ -1,0 +1,223 @@
+//! The arbiter: holds the true game, gives each player only what its side may know,
+//! and adjudicates everything (rules, forfeits, caps); and the match loop around it.
+
+use super::player::{make_player, Fault, GameStart, Player};
+use super::stats::{summary, Score, Sprt, SprtStatus};
+use crate::rules::{
+    record::describe_end, Color, Combat, EndReason, GameEnd, GameRecord, Move, MoveOutcome, Position, Rank, Rules,
+    Setup, Square, Variant,
+};
+use crossbeam_channel::unbounded;
+use rand::{rngs::StdRng, SeedableRng};
+use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+/// The move as `receiver` observes it (`protocol.md`, `position`): attacks carry the ranks
+/// the receiver may know: its own pieces', the attacker's (always announced), and the
+/// defender's unless silent defence hides it (a Scout's defender always shows); plus the
+/// result letter where a hidden rank leaves it open.
+pub fn observed_token(mv: Move, mover: Color, out: &MoveOutcome, rules: &Rules, receiver: Color) -> String {
+    let Some((a, d, c)) = out.combat else {
+        return mv.to_string();
+    };
+    let defender_shown = receiver != mover || !rules.silent_defence || a == Rank::Scout || c == Combat::FlagCaptured;
+    let dch = if defender_shown { d.to_char() } else { '?' };
+    let mut t = format!("{mv}:{}x{dch}", a.to_char());
+    if !defender_shown {
+        t.push(':');
+        t.push(match c {
+            Combat::AttackerWins | Combat::FlagCaptured => 'a',
+            Combat::DefenderWins => 'd',
+            Combat::BothDie => 'b',
+        });
+    }
+    t
+}
+
+/// Plays one game between `players[0]` (Red) and `players[1]` (Blue) from the given setups.
+/// A player's fault ends the game as a forfeit (recorded with its reason).
+pub fn play_game(
+    players: &mut [Box<dyn Player>; 2],
+    variant: Variant,
+    rules: Rules,
+    setups: [&Setup; 2],
+    movetime_ms: u64,
+    seed: u64,
+) -> GameRecord {
+    let mut record = GameRecord::new(&variant, rules, setups[0], setups[1]);
+    let mut pos = match Position::from_setups(variant, rules, setups[0], setups[1]) {
+        Ok(p) => p,
+        Err(e) => {
+            record.meta.insert("error".into(), e.0);
+            return record;
+        }
+    };
+    let squares = |c: Color, pos: &Position| -> Vec<Square> {
+        variant
+            .squares()
+            .filter(|s| pos.piece_at(*s).is_some_and(|p| p.color() == c))
+            .collect()
+    };
+    let forfeit = |record: &mut GameRecord, loser: Color, fault: Fault| {
+        record.result = Some(GameEnd {
+            winner: Some(loser.flip()),
+            reason: EndReason::Forfeit,
+        });
+        record.meta.insert("forfeit".into(), format!("{loser}: {fault}"));
+    };
+    for c in Color::BOTH {
+        let start = GameStart {
+            variant,
+            rules,
+            color: c,
+            setup: setups[c.index()].clone(),
+            enemy_squares: squares(c.flip(), &pos),
+            seed: seed.wrapping_add(c as u64),
+        };
+        if let Err(f) = players[c.index()].start(&start) {
+            forfeit(&mut record, c, f);
+            players.iter_mut().for_each(|p| p.finish());
+            return record;
+        }
+    }
+    let mut observed: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    loop {
+        if let Some(end) = pos.game_end() {
+            record.result = Some(end);
+            break;
+        }
+        let side = pos.side_to_move();
+        let view = pos.view(side);
+        let mv = match players[side.index()].choose(&view, &observed[side.index()], movetime_ms) {
+            Ok(m) => m,
+            Err(f) => {
+                forfeit(&mut record, side, f);
+                break;
+            }
+        };
+        if let Some(reason) = pos.illegal_reason(mv) {
+            forfeit(&mut record, side, Fault::Illegal(format!("{mv}: {reason}")));
+            break;
+        }
+        let out = pos.make(mv);
+        record.push(mv, out.combat);
+        for c in Color::BOTH {
+            observed[c.index()].push(observed_token(mv, side, &out, &rules, c));
+        }
+    }
+    players.iter_mut().for_each(|p| p.finish());
+    record
+}
+
+/// A match's settings.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two players (`builtin:random`, `builtin:greedy`, or a command).
+    pub engines: [String; 2],
+    pub games: usize,
+    pub movetime_ms: u64,
+    pub variant: Variant,
+    pub rules: Rules,
+    pub concurrency: usize,
+    pub seed: u64,
+    pub sprt: Option<Sprt>,
+}
+
+/// The setups of pair `k` (both games of a pair use them, with colours swapped).
+pub fn pair_setups(variant: &Variant, seed: u64, k: usize) -> [Setup; 2] {
+    let mut rng = StdRng::seed_from_u64(seed ^ (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    let a = crate::setup::generate(variant, &mut rng);
+    let b = crate::setup::generate(variant, &mut rng);
+    [a, b]
+}
+
+/// Which engine (0 or 1) plays Red in game `i`: the first in even games.
+pub fn red_engine(i: usize) -> usize {
+    i % 2
+}
+
+/// Adds game `i`'s result to `score` (from engine 0's side).
+pub fn count_result(score: &mut Score, i: usize, record: &GameRecord) {
+    let red = red_engine(i);
+    match record.result.and_then(|r| r.winner) {
+        None => score.draws += 1,
+        Some(c) => {
+            let winner_engine = if c == Color::Red { red } else { 1 - red };
+            if winner_engine == 0 {
+                score.wins += 1;
+            } else {
+                score.losses += 1;
+            }
+        }
+    }
+}
+
+/// Runs a match: games on `concurrency` threads, progress on stderr, each game record as
+/// one JSON line on `out`. Returns the score from engine 0's side.
+pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>) -> Score {
+    let next = Arc::new(AtomicUsize::new(0));
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (tx, rx) = unbounded::<(usize, GameRecord)>();
+    let mut workers = Vec::new();
+    for _ in 0..cfg.concurrency.max(1) {
+        let (next, stop, tx, cfg) = (Arc::clone(&next), Arc::clone(&stop), tx.clone(), cfg.clone());
+        workers.push(std::thread::spawn(move || loop {
+            let i = next.fetch_add(1, Ordering::SeqCst);
+            if i >= cfg.games || stop.load(Ordering::SeqCst) {
+                return;
+            }
+            let setups = pair_setups(&cfg.variant, cfg.seed, i / 2);
+            let red = red_engine(i);
+            let mut players = [make_player(&cfg.engines[red]), make_player(&cfg.engines[1 - red])];
+            let mut rec = play_game(
+                &mut players,
+                cfg.variant,
+                cfg.rules,
+                [&setups[0], &setups[1]],
+                cfg.movetime_ms,
+                cfg.seed.wrapping_add(i as u64),
+            );
+            rec.meta.insert("game".into(), i.to_string());
+            rec.meta.insert("red".into(), cfg.engines[red].clone());
+            rec.meta.insert("blue".into(), cfg.engines[1 - red].clone());
+            if tx.send((i, rec)).is_err() {
+                return;
+            }
+        }));
+    }
+    drop(tx);
+    let mut score = Score::default();
+    let mut done = 0;
+    for (i, rec) in rx.iter() {
+        done += 1;
+        count_result(&mut score, i, &rec);
+        if let Some(w) = out.as_deref_mut() {
+            let line = serde_json::to_string(&rec).unwrap_or_default();
+            let _ = writeln!(w, "{line}");
+            let _ = w.flush();
+        }
+        let result = rec
+            .result
+            .map(|e| describe_end(&e))
+            .unwrap_or_else(|| "unfinished".into());
+        let detail = rec.meta.get("forfeit").map(|f| format!(" [{f}]")).unwrap_or_default();
+        let line = summary(&score, cfg.sprt.as_ref()).replace('\n', " | ");
+        eprintln!(
+            "game {done}/{} (#{i}, {} red vs {} blue): {result} after {} plies{detail} | {line}",
+            cfg.games,
+            rec.meta.get("red").map(String::as_str).unwrap_or("?"),
+            rec.meta.get("blue").map(String::as_str).unwrap_or("?"),
+            rec.moves.len()
+        );
+        if let Some(s) = &cfg.sprt {
+            if s.status(&score) != SprtStatus::Continue {
+                stop.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+    for w in workers {
+        let _ = w.join();
+    }
+    score
+}

@@ -1,0 +1,294 @@
+//! `marshal match`: what engines are told (never a hidden rank), how faulty engines are
+//! adjudicated, and that the summary agrees with the game records.
+
+use marshal::arena::arbiter::red_engine;
+use marshal::rules::{GameRecord, Move, Position, Rank, Rules};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_marshal")
+}
+
+fn tmp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("marshal-arena-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Runs a match; returns (exit code, stdout, records).
+fn run_match(args: &[&str], out: &Path) -> (i32, String, Vec<GameRecord>) {
+    let o = Command::new(bin())
+        .arg("match")
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .expect("run marshal match");
+    let text = std::fs::read_to_string(out).unwrap_or_default();
+    let records = text
+        .lines()
+        .map(|l| serde_json::from_str::<GameRecord>(l).expect("record line"))
+        .collect();
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        records,
+    )
+}
+
+/// Every record replays under our rules to its recorded result (forfeits aside).
+fn check_replays(records: &[GameRecord]) {
+    for r in records {
+        let replay = r.replay(None);
+        assert!(
+            replay.is_ok(),
+            "record does not replay: {:?}\n{}",
+            replay.err(),
+            r.to_json()
+        );
+    }
+}
+
+/// A probe: this program behind `tee`, so every line an engine receives is logged.
+fn probe(log: &Path) -> String {
+    format!("tee -a {} | {}", log.display(), bin())
+}
+
+#[test]
+fn engines_never_receive_hidden_ranks() {
+    let dir = tmp_dir("probe");
+    let mut checked_tokens = 0;
+    let mut hidden = 0;
+    for (i, opts) in [
+        ["silent-defence=off", "attacker-advantage=off", "rescue=off"],
+        ["silent-defence=on", "attacker-advantage=off", "rescue=off"],
+        ["silent-defence=on", "attacker-advantage=on", "rescue=off"],
+        ["silent-defence=on", "attacker-advantage=on", "rescue=on"],
+        ["silent-defence=off", "attacker-advantage=on", "rescue=on"],
+        ["silent-defence=off", "attacker-advantage=off", "rescue=on"],
+        ["silent-defence=on", "attacker-advantage=off", "rescue=on"],
+        ["silent-defence=off", "attacker-advantage=on", "rescue=off"],
+    ]
+    .iter()
+    .enumerate()
+    {
+        let silent = opts[0].ends_with("on");
+        for variant in ["barrage", "classic"] {
+            let logs = [
+                dir.join(format!("{i}-{variant}-a.log")),
+                dir.join(format!("{i}-{variant}-b.log")),
+            ];
+            let (ea, eb) = (probe(&logs[0]), probe(&logs[1]));
+            let out = dir.join(format!("{i}-{variant}.jsonl"));
+            let mut args = vec![
+                "--engine",
+                &ea,
+                "--engine",
+                &eb,
+                "--games",
+                "2",
+                "--movetime",
+                "5",
+                "--variant",
+                variant,
+                "--rule",
+                "max-plies=150",
+            ];
+            for o in opts {
+                args.push("--rule");
+                args.push(o);
+            }
+            let (code, _, records) = run_match(&args, &out);
+            assert_eq!(code, 0);
+            assert_eq!(records.len(), 2);
+            check_replays(&records);
+            for r in &records {
+                // The engines understood every line they were sent.
+                assert!(!r.meta.contains_key("forfeit"), "{opts:?} {variant}: {:?}", r.meta);
+            }
+            // Each engine's log holds its games in order (concurrency 1).
+            for (e, log) in logs.iter().enumerate() {
+                let text = std::fs::read_to_string(log).unwrap();
+                let games: Vec<&str> = text.split("stratego\n").filter(|g| !g.is_empty()).collect();
+                assert_eq!(games.len(), 2, "{}", log.display());
+                for (g, body) in games.iter().enumerate() {
+                    let rec = &records.iter().find(|r| r.meta["game"] == g.to_string()).unwrap();
+                    let colour = if red_engine(g) == e { "red" } else { "blue" };
+                    let own_setup = if colour == "red" {
+                        &rec.red_setup
+                    } else {
+                        &rec.blue_setup
+                    };
+                    let mut truth = rec
+                        .start(Some(Rules {
+                            max_plies: None,
+                            ..rec.rules
+                        }))
+                        .unwrap();
+                    let mut seen_plies = 0;
+                    for line in body.lines() {
+                        let toks: Vec<&str> = line.split_whitespace().collect();
+                        match toks.first().copied() {
+                            Some("setoption" | "newgame" | "isready" | "go" | "quit") => {}
+                            Some("setup") => {
+                                assert_eq!(toks[1], colour);
+                                assert_eq!(toks[2], own_setup.as_str(), "only its own setup");
+                                assert_eq!(toks.len(), 3);
+                            }
+                            Some("position") => {
+                                assert_eq!(toks[1], colour);
+                                assert_eq!(toks[2], "enemy");
+                                let moves_at = toks.iter().position(|t| *t == "moves").unwrap_or(toks.len());
+                                for sq in &toks[3..moves_at] {
+                                    assert!(
+                                        marshal::rules::Square::parse(sq).is_some(),
+                                        "enemy list holds only squares: {sq}"
+                                    );
+                                }
+                                let moves = &toks[(moves_at + 1).min(toks.len())..];
+                                // Compare every new token with the truth.
+                                for tok in &moves[seen_plies..] {
+                                    let mover = truth.side_to_move();
+                                    let mv = Move::parse(tok.split(':').next().unwrap()).unwrap();
+                                    let att = truth.piece_at(mv.from()).unwrap().rank();
+                                    let def = truth.piece_at(mv.to()).map(|p| p.rank());
+                                    let parts: Vec<&str> = tok.split(':').collect();
+                                    match def {
+                                        None => assert_eq!(parts.len(), 1, "a quiet move carries no ranks: {tok}"),
+                                        Some(d) => {
+                                            let (a_txt, d_txt) = parts[1].split_once('x').unwrap();
+                                            assert_eq!(
+                                                a_txt,
+                                                att.to_char().to_string(),
+                                                "attacker rank is announced: {tok}"
+                                            );
+                                            let receiver_attacks = mover.name() == colour;
+                                            let may_see =
+                                                !silent || !receiver_attacks || att == Rank::Scout || d == Rank::Flag;
+                                            if may_see {
+                                                assert_eq!(d_txt, d.to_char().to_string(), "{tok}");
+                                            } else {
+                                                assert_eq!(d_txt, "?", "hidden defender leaked: {tok}");
+                                                hidden += 1;
+                                            }
+                                        }
+                                    }
+                                    truth.make(mv);
+                                    checked_tokens += 1;
+                                }
+                                seen_plies = moves.len();
+                            }
+                            Some(other) => panic!("unexpected line to an engine: {other} ({line})"),
+                            None => {}
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked_tokens > 1000, "{checked_tokens}");
+    assert!(hidden > 0, "silent defence hid something at least once");
+}
+
+/// A fake engine: a shell script that does the handshake and then misbehaves on `go`.
+fn fake(dir: &Path, name: &str, on_go: &str) -> String {
+    let path = dir.join(format!("{name}.sh"));
+    let script = format!(
+        "#!/bin/sh\nwhile read line; do\n  case \"$line\" in\n    stratego) echo strategook ;;\n    isready) echo readyok ;;\n    go*) {on_go} ;;\n    quit) exit 0 ;;\n  esac\ndone\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("sh {}", path.display())
+}
+
+#[test]
+fn faulty_engines_forfeit_and_the_match_goes_on() {
+    let dir = tmp_dir("faults");
+    let cases = [
+        ("crash", "exit 3", "crash"),
+        ("hang", "sleep 30", "time forfeit"),
+        ("garbage", "echo 'bestmove banana'", "garbage"),
+        ("illegal", "echo 'bestmove e4e9'", "illegal move"),
+        ("slow", "sleep 1; echo 'bestmove e4e5'", "time forfeit"),
+        ("nothing", "echo 'bestmove none'", "garbage"),
+    ];
+    for (name, on_go, reason) in cases {
+        let eng = fake(&dir, name, on_go);
+        let out = dir.join(format!("{name}.jsonl"));
+        let t = std::time::Instant::now();
+        let (code, stdout, records) = run_match(
+            &[
+                "--engine",
+                &eng,
+                "--engine",
+                "builtin:random",
+                "--games",
+                "2",
+                "--movetime",
+                "50",
+            ],
+            &out,
+        );
+        assert_eq!(code, 0, "{name}");
+        assert_eq!(records.len(), 2, "{name}: the match completes");
+        assert!(t.elapsed().as_secs() < 20, "{name}: took {:?}", t.elapsed());
+        for r in &records {
+            let end = r.result.unwrap();
+            assert_eq!(end.reason, marshal::rules::EndReason::Forfeit, "{name}");
+            let loser = end.winner.unwrap().flip();
+            assert_eq!(r.meta[loser.name()], eng, "{name}: the faulty engine loses");
+            let why = &r.meta["forfeit"];
+            assert!(why.contains(reason), "{name}: {why}");
+        }
+        assert!(stdout.contains("W/D/L 0/0/2"), "{name}: {stdout}");
+    }
+}
+
+#[test]
+fn summary_agrees_with_the_records() {
+    let dir = tmp_dir("summary");
+    let out = dir.join("m.jsonl");
+    let (code, stdout, records) = run_match(
+        &[
+            "--engine",
+            "builtin:greedy",
+            "--engine",
+            "builtin:random",
+            "--games",
+            "12",
+            "--concurrency",
+            "2",
+        ],
+        &out,
+    );
+    assert_eq!(code, 0);
+    assert_eq!(records.len(), 12);
+    check_replays(&records);
+    let (mut w, mut d, mut l) = (0, 0, 0);
+    for r in &records {
+        let first_is_red = r.meta["red"] == "builtin:greedy";
+        match r.result.unwrap().winner {
+            None => d += 1,
+            Some(c) => {
+                if (c == marshal::rules::Color::Red) == first_is_red {
+                    w += 1
+                } else {
+                    l += 1
+                }
+            }
+        }
+        // Pairs share setups with colours swapped.
+        let g: usize = r.meta["game"].parse().unwrap();
+        let partner = records.iter().find(|o| o.meta["game"] == (g ^ 1).to_string()).unwrap();
+        assert_eq!(r.red_setup, partner.red_setup);
+        assert_eq!(r.blue_setup, partner.blue_setup);
+        assert_ne!(r.meta["red"], partner.meta["red"]);
+    }
+    assert!(stdout.contains(&format!("W/D/L {w}/{d}/{l}")), "{stdout}");
+    // The final positions the records reach are real games.
+    for r in &records {
+        let (pos, end): (Position, _) = r.replay(None).unwrap();
+        assert_eq!(end, r.result, "{}", pos.to_text());
+    }
+}
