@@ -117,19 +117,50 @@ fn perft(depth: u32, variant: &str, position: Option<&str>, rule_items: &[String
 
 fn replay(file: &str, legal: bool, rule_items: &[String]) -> Result<bool, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    // Gravon archives are XML; our own records are JSON.
-    let parsed = if text.trim_start().starts_with('<') {
-        gravon::read(&text).map_err(|e| format!("not a valid Gravon file: {e}"))
+    // Gravon archives are XML; our own records are JSON, one per file or one per line
+    // (the output of `marshal match`).
+    let parsed: Result<Vec<GameRecord>, String> = if text.trim_start().starts_with('<') {
+        gravon::read(&text)
+            .map(|r| vec![r])
+            .map_err(|e| format!("not a valid Gravon file: {e}"))
     } else {
-        GameRecord::from_json(&text).map_err(|e| e.to_string())
+        match GameRecord::from_json(&text) {
+            Ok(r) => Ok(vec![r]),
+            Err(whole) => {
+                let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+                if lines.len() > 1 && lines.iter().all(|l| l.trim_start().starts_with('{')) {
+                    lines
+                        .iter()
+                        .enumerate()
+                        .map(|(i, l)| GameRecord::from_json(l).map_err(|e| format!("line {}: {e}", i + 1)))
+                        .collect()
+                } else {
+                    Err(whole.to_string())
+                }
+            }
+        }
     };
-    let record = match parsed {
+    let records = match parsed {
         Ok(r) => r,
         Err(e) => {
             println!("error {e}");
             return Ok(false);
         }
     };
+    let many = records.len() > 1;
+    let mut all_ok = true;
+    for (i, record) in records.iter().enumerate() {
+        let prefix = if many {
+            format!("game {}: ", i + 1)
+        } else {
+            String::new()
+        };
+        all_ok &= replay_one(record, &prefix, legal, rule_items)?;
+    }
+    Ok(all_ok)
+}
+
+fn replay_one(record: &GameRecord, prefix: &str, legal: bool, rule_items: &[String]) -> Result<bool, String> {
     let rules = if rule_items.is_empty() {
         None
     } else {
@@ -139,15 +170,15 @@ fn replay(file: &str, legal: bool, rule_items: &[String]) -> Result<bool, String
         if legal {
             let mut moves: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
             moves.sort();
-            println!("ply {ply} {} legal {}", pos.side_to_move(), moves.join(" "));
+            println!("{prefix}ply {ply} {} legal {}", pos.side_to_move(), moves.join(" "));
         }
     });
     match outcome {
         Ok((pos, end)) => {
             match end {
-                Some(e) => println!("result {} after {} plies", describe_end(&e), pos.ply()),
+                Some(e) => println!("{prefix}result {} after {} plies", describe_end(&e), pos.ply()),
                 None => println!(
-                    "result unfinished after {} plies ({} to move)",
+                    "{prefix}result unfinished after {} plies ({} to move)",
                     pos.ply(),
                     pos.side_to_move()
                 ),
@@ -155,7 +186,7 @@ fn replay(file: &str, legal: bool, rule_items: &[String]) -> Result<bool, String
             Ok(true)
         }
         Err(e) => {
-            println!("error {e}");
+            println!("{prefix}error {e}");
             Ok(false)
         }
     }

@@ -286,6 +286,11 @@ fn summary_agrees_with_the_records() {
         assert_ne!(r.meta["red"], partner.meta["red"]);
     }
     assert!(stdout.contains(&format!("W/D/L {w}/{d}/{l}")), "{stdout}");
+    // `marshal replay` reads the match output (one record per line) and replays every game.
+    let o = Command::new(bin()).arg("replay").arg(&out).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(text.lines().filter(|l| l.contains(": result ")).count(), 12, "{text}");
     // The final positions the records reach are real games.
     for r in &records {
         let (pos, end): (Position, _) = r.replay(None).unwrap();
