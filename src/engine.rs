@@ -173,9 +173,11 @@ impl<W: Write> Engine<W> {
 
     /// Handles one input line read at `at`; returns false on `quit`.
     pub fn handle_line(&mut self, line: &str, at: Instant) -> bool {
+        tracing::debug!(target: "marshal::input", "{line}");
         match line.parse::<Command>() {
             Ok(cmd) => self.handle(cmd, at),
             Err(e) => {
+                tracing::info!("rejected '{line}': {e}");
                 self.error(&e);
                 true
             }
@@ -219,6 +221,14 @@ impl<W: Write> Engine<W> {
             Report::Info { id, info } if Some(id) == self.searching => self.print_info(&info),
             Report::Done { id, result } if Some(id) == self.searching => {
                 self.searching = None;
+                tracing::info!(
+                    "search {id}: best {:?} depth {} nodes {} time {} ms score {}",
+                    result.best.map(|m| m.to_string()),
+                    result.info.depth,
+                    result.info.nodes,
+                    result.info.time_ms,
+                    result.info.score
+                );
                 match result.best {
                     Some(m) => self.say(&format!("bestmove {m}")),
                     None => self.say("bestmove none"),

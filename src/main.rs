@@ -10,6 +10,30 @@ use std::time::Instant;
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Write diagnostics to this file (default: stderr, warnings only). The level comes
+    /// from MARSHAL_LOG (e.g. `debug`), default `info` with --log and `warn` without.
+    #[arg(long, global = true, value_name = "FILE")]
+    log: Option<String>,
+}
+
+/// Diagnostics go through tracing to stderr or a file, never to stdout (the protocol).
+fn init_logging(file: Option<&str>) -> Result<(), String> {
+    use tracing_subscriber::EnvFilter;
+    let default = if file.is_some() { "info" } else { "warn" };
+    let filter = EnvFilter::try_from_env("MARSHAL_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(false);
+    match file {
+        Some(path) => {
+            let f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| format!("cannot open log file {path}: {e}"))?;
+            builder.with_writer(std::sync::Mutex::new(f)).init();
+        }
+        None => builder.with_writer(std::io::stderr).init(),
+    }
+    Ok(())
 }
 
 #[derive(Subcommand)]
@@ -233,6 +257,10 @@ fn run_match(
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Err(e) = init_logging(cli.log.as_deref()) {
+        eprintln!("marshal: {e}");
+        return ExitCode::from(2);
+    }
     let result = match cli.command {
         Some(Command::Perft {
             depth,
