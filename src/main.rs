@@ -64,33 +64,12 @@ enum Command {
         rules: Vec<String>,
     },
     /// Play a match between two engines (or built-in opponents) under our arbiter.
-    Match {
-        /// A player: `builtin:random`, `builtin:greedy`, `marshal` (this program) or a
-        /// command speaking the protocol. Give exactly two.
-        #[arg(long = "engine", required = true, num_args = 1)]
-        engines: Vec<String>,
-        /// Games to play (pairs of games share setups, colours swapped).
-        #[arg(long, default_value_t = 10)]
-        games: usize,
-        /// Milliseconds per move.
-        #[arg(long, default_value_t = 100)]
-        movetime: u64,
-        #[arg(long, default_value = "classic")]
-        variant: String,
-        /// Games played at once.
-        #[arg(long, default_value_t = 1)]
-        concurrency: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        /// Write each game record as one JSON line to this file.
-        #[arg(long)]
-        out: Option<String>,
-        /// Stop early by a sequential test: elo0 elo1 alpha beta.
-        #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
-        sprt: Option<Vec<f64>>,
-        /// Rule options (repeatable NAME=VALUE).
-        #[arg(long = "rule", value_name = "NAME=VALUE")]
-        rules: Vec<String>,
+    Match(MatchArgs),
+    /// Merge match result files (JSON lines from `match --out`) and print the statistics.
+    Stats {
+        /// Result files of one match (e.g. its shards).
+        #[arg(required = true)]
+        files: Vec<String>,
     },
     /// Fixed searches from every variant: prints the node count (changes only when the
     /// search does) and the speed.
@@ -216,42 +195,159 @@ fn replay_one(record: &GameRecord, prefix: &str, legal: bool, rule_items: &[Stri
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn run_match(
+#[derive(clap::Args)]
+struct MatchArgs {
+    /// A player: `builtin:random`, `builtin:greedy`, `marshal` (this program) or a command
+    /// speaking the protocol. Give exactly two.
+    #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
+    /// Games to play (pairs of games share setups, colours swapped).
+    #[arg(long, default_value_t = 10)]
     games: usize,
+    /// Milliseconds per move.
+    #[arg(long, default_value_t = 100)]
     movetime: u64,
-    variant: &str,
+    #[arg(long, default_value = "classic")]
+    variant: String,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1)]
     concurrency: usize,
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Write each game record as one JSON line to this file.
+    #[arg(long)]
     out: Option<String>,
+    /// Continue an interrupted match from its --out file: games in it are not replayed.
+    #[arg(long, requires = "out")]
+    resume: bool,
+    /// Play only part i of n of the match (pairs k with k % n == i), e.g. `--shard 0/4`.
+    #[arg(long, value_name = "I/N")]
+    shard: Option<String>,
+    /// Also write every game as Gravon XML into this folder.
+    #[arg(long, value_name = "DIR")]
+    gravon: Option<String>,
+    /// Stop early by a sequential test: elo0 elo1 alpha beta.
+    #[arg(long, num_args = 4, value_names = ["ELO0", "ELO1", "ALPHA", "BETA"])]
     sprt: Option<Vec<f64>>,
-    rule_items: &[String],
-) -> Result<bool, String> {
+    /// Rule options (repeatable NAME=VALUE).
+    #[arg(long = "rule", value_name = "NAME=VALUE")]
+    rules: Vec<String>,
+}
+
+/// Reads match records (JSON lines); a last line cut off by an interruption is dropped.
+fn read_records(path: &str) -> Result<Vec<GameRecord>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        match GameRecord::from_json(l) {
+            Ok(r) => out.push(r),
+            Err(_) if i + 1 == lines.len() && !text.ends_with('\n') => {}
+            Err(e) => return Err(format!("{path} line {}: {e}", i + 1)),
+        }
+    }
+    Ok(out)
+}
+
+fn run_match(a: MatchArgs) -> Result<bool, String> {
     use marshal::arena::{arbiter, stats};
-    let [a, b]: [String; 2] = engines
+    let [e0, e1]: [String; 2] = a
+        .engines
         .try_into()
         .map_err(|_| "give exactly two --engine".to_string())?;
-    let v = Variant::parse(variant).map_err(|e| e.0)?;
-    let rules = parse_rules(Rules::default(), rule_items)?;
-    let sprt = sprt.map(|s| stats::Sprt::new(s[0], s[1], s[2], s[3]));
-    let cfg = arbiter::MatchConfig {
-        engines: [a, b],
-        games,
-        movetime_ms: movetime,
-        variant: v,
-        rules,
-        concurrency,
-        seed,
-        sprt,
+    let v = Variant::parse(&a.variant).map_err(|e| e.0)?;
+    let rules = parse_rules(Rules::default(), &a.rules)?;
+    let sprt = a.sprt.map(|s| stats::Sprt::new(s[0], s[1], s[2], s[3]));
+    let shard = match &a.shard {
+        None => (0, 1),
+        Some(t) => {
+            let parsed = t
+                .split_once('/')
+                .and_then(|(i, n)| Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
+            match parsed {
+                Some((i, n)) if n > 0 && i < n => (i, n),
+                _ => return Err(format!("--shard '{t}' is not i/n with 0 <= i < n")),
+            }
+        }
     };
-    let mut file = match &out {
-        Some(p) => Some(std::fs::File::create(p).map_err(|e| format!("cannot write {p}: {e}"))?),
+    let mut done = std::collections::BTreeSet::new();
+    let mut score = stats::Score::default();
+    if a.resume {
+        let path = a.out.as_deref().unwrap_or_default();
+        if std::path::Path::new(path).exists() {
+            let old = read_records(path)?;
+            for r in &old {
+                let g: usize = r
+                    .meta
+                    .get("game")
+                    .and_then(|g| g.parse().ok())
+                    .ok_or_else(|| format!("{path}: a record without its game number"))?;
+                done.insert(g);
+                arbiter::count_result(&mut score, g, r);
+            }
+            // Rewrite the file without a cut-off last line before appending.
+            let text: String = old
+                .iter()
+                .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")
+                .collect();
+            std::fs::write(path, text).map_err(|e| format!("cannot write {path}: {e}"))?;
+            eprintln!("resuming: {} games already played", done.len());
+        }
+    }
+    let gravon_dir = match &a.gravon {
+        Some(d) => {
+            std::fs::create_dir_all(d).map_err(|e| format!("cannot create {d}: {e}"))?;
+            Some(std::path::PathBuf::from(d))
+        }
         None => None,
     };
-    let score = arbiter::run_match(&cfg, file.as_mut().map(|f| f as &mut dyn std::io::Write));
+    let cfg = arbiter::MatchConfig {
+        engines: [e0, e1],
+        games: a.games,
+        movetime_ms: a.movetime,
+        variant: v,
+        rules,
+        concurrency: a.concurrency,
+        seed: a.seed,
+        sprt,
+        shard,
+        done,
+        gravon_dir,
+    };
+    let mut file = match &a.out {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(a.resume)
+                .write(true)
+                .truncate(!a.resume)
+                .open(p)
+                .map_err(|e| format!("cannot write {p}: {e}"))?,
+        ),
+        None => None,
+    };
+    let score = arbiter::run_match(&cfg, file.as_mut().map(|f| f as &mut dyn std::io::Write), score);
     println!("{} vs {}", cfg.engines[0], cfg.engines[1]);
     println!("{}", stats::summary(&score, cfg.sprt.as_ref()));
+    Ok(true)
+}
+
+fn stats(files: &[String]) -> Result<bool, String> {
+    use marshal::arena::{arbiter, stats};
+    let mut all = Vec::new();
+    for f in files {
+        all.extend(read_records(f)?);
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for r in &all {
+        let g = r.meta.get("game").cloned().unwrap_or_default();
+        if !seen.insert(g.clone()) {
+            return Err(format!("game {g} appears twice (overlapping shards?)"));
+        }
+    }
+    let (score, names) = arbiter::score_records(&all).ok_or("no match records (with game, red and blue) found")?;
+    println!("{} vs {}", names[0], names[1]);
+    println!("{}", stats::summary(&score, None));
     Ok(true)
 }
 
@@ -270,17 +366,8 @@ fn main() -> ExitCode {
         }) => perft(depth, &variant, position.as_deref(), &rules).map(|_| true),
         Some(Command::Replay { file, legal, rules }) => replay(&file, legal, &rules),
         Some(Command::Setup(args)) => marshal::setup::cli::run(&args),
-        Some(Command::Match {
-            engines,
-            games,
-            movetime,
-            variant,
-            concurrency,
-            seed,
-            out,
-            sprt,
-            rules,
-        }) => run_match(engines, games, movetime, &variant, concurrency, seed, out, sprt, &rules),
+        Some(Command::Match(args)) => run_match(args),
+        Some(Command::Stats { files }) => stats(&files),
         Some(Command::Bench) => {
             let (nodes, ms) = marshal::engine::bench(|_| {});
             println!("bench nodes {nodes} time_ms {ms} nps {}", nodes * 1000 / ms.max(1));

@@ -297,3 +297,103 @@ fn summary_agrees_with_the_records() {
         assert_eq!(end, r.result, "{}", pos.to_text());
     }
 }
+
+#[test]
+fn shards_merge_and_resume_reproduce_the_whole_match() {
+    let dir = tmp_dir("shards");
+    let base = [
+        "--engine",
+        "builtin:greedy",
+        "--engine",
+        "builtin:random",
+        "--games",
+        "8",
+        "--seed",
+        "5",
+    ];
+    let whole = dir.join("whole.jsonl");
+    let (_, whole_out, whole_recs) = run_match(&base, &whole);
+    // Two disjoint shards, merged by `marshal stats`, give the same games and numbers.
+    let mut shard_files = Vec::new();
+    for i in 0..2 {
+        let f = dir.join(format!("shard{i}.jsonl"));
+        let shard = format!("{i}/2");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard]);
+        let (code, _, recs) = run_match(&args, &f);
+        assert_eq!(code, 0);
+        assert_eq!(recs.len(), 4);
+        shard_files.push(f);
+    }
+    let o = Command::new(bin()).arg("stats").args(&shard_files).output().unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    let merged = String::from_utf8_lossy(&o.stdout).into_owned();
+    let last = |s: &str| s.lines().last().unwrap_or("").to_string();
+    assert_eq!(last(&merged), last(&whole_out), "{merged}");
+    let o = Command::new(bin())
+        .arg("stats")
+        .arg(&shard_files[0])
+        .arg(&shard_files[0])
+        .output()
+        .unwrap();
+    assert_ne!(o.status.code(), Some(0), "overlapping shards are refused");
+    // An interrupted match (three games and half a line) resumes to the same records.
+    let text = std::fs::read_to_string(&whole).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let cut = dir.join("cut.jsonl");
+    std::fs::write(
+        &cut,
+        format!("{}\n{}\n{}\n{}", lines[0], lines[1], lines[2], &lines[3][..200]),
+    )
+    .unwrap();
+    let mut args = base.to_vec();
+    args.push("--resume");
+    let (code, out, recs) = run_match(&args, &cut);
+    assert_eq!(code, 0);
+    assert_eq!(last(&out), last(&whole_out));
+    let key = |r: &GameRecord| serde_json::to_string(r).unwrap();
+    let mut a: Vec<String> = recs.iter().map(key).collect();
+    let mut b: Vec<String> = whole_recs.iter().map(key).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b, "resumed match differs from the uninterrupted one");
+}
+
+#[test]
+fn gravon_output_replays_under_the_match_rules() {
+    let dir = tmp_dir("gravon");
+    let gdir = dir.join("xml");
+    let gd = gdir.display().to_string();
+    let (code, _, recs) = run_match(
+        &[
+            "--engine",
+            "builtin:greedy",
+            "--engine",
+            "builtin:random",
+            "--games",
+            "2",
+            "--gravon",
+            &gd,
+        ],
+        &dir.join("m.jsonl"),
+    );
+    assert_eq!(code, 0);
+    for r in &recs {
+        let g = &r.meta["game"];
+        let xml = gdir.join(format!("game-{g}.xml"));
+        // Gravon files carry no rule options: give the match's two-squares limit.
+        let o = Command::new(bin())
+            .arg("replay")
+            .arg(&xml)
+            .args(["--rule", "two-squares=3"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        let end = r.result.unwrap();
+        assert!(
+            text.contains(&marshal::rules::record::describe_end(&end)),
+            "{}: {text}",
+            xml.display()
+        );
+    }
+}

@@ -122,6 +122,22 @@ pub struct MatchConfig {
     pub concurrency: usize,
     pub seed: u64,
     pub sprt: Option<Sprt>,
+    /// Play only the pairs `k` with `k % shard.1 == shard.0` (a disjoint part of a match).
+    pub shard: (usize, usize),
+    /// Games already played (when resuming); they are not played again.
+    pub done: std::collections::BTreeSet<usize>,
+    /// Also write each game as Gravon XML into this folder.
+    pub gravon_dir: Option<std::path::PathBuf>,
+}
+
+impl MatchConfig {
+    /// The game indices this run plays, in order.
+    pub fn schedule(&self) -> Vec<usize> {
+        let (idx, n) = (self.shard.0, self.shard.1.max(1));
+        (0..self.games)
+            .filter(|i| (i / 2) % n == idx && !self.done.contains(i))
+            .collect()
+    }
 }
 
 /// The setups of pair `k` (both games of a pair use them, with colours swapped).
@@ -153,20 +169,42 @@ pub fn count_result(score: &mut Score, i: usize, record: &GameRecord) {
     }
 }
 
+/// The score (from the first engine's side) of match records, which name their game
+/// index and players in `meta`; `None` if a record lacks them.
+pub fn score_records(records: &[GameRecord]) -> Option<(Score, [String; 2])> {
+    let first = records.iter().find_map(|r| {
+        let g: usize = r.meta.get("game")?.parse().ok()?;
+        let red = r.meta.get("red")?.clone();
+        let blue = r.meta.get("blue")?.clone();
+        Some(if red_engine(g) == 0 { [red, blue] } else { [blue, red] })
+    })?;
+    let mut score = Score::default();
+    for r in records {
+        let g: usize = r.meta.get("game")?.parse().ok()?;
+        count_result(&mut score, g, r);
+    }
+    Some((score, first))
+}
+
 /// Runs a match: games on `concurrency` threads, progress on stderr, each game record as
-/// one JSON line on `out`. Returns the score from engine 0's side.
-pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>) -> Score {
+/// one JSON line on `out`. `score` holds earlier results (resume). Returns the score from
+/// engine 0's side.
+pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>, mut score: Score) -> Score {
+    let schedule = Arc::new(cfg.schedule());
+    let total = schedule.len();
     let next = Arc::new(AtomicUsize::new(0));
     let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
     let (tx, rx) = unbounded::<(usize, GameRecord)>();
     let mut workers = Vec::new();
     for _ in 0..cfg.concurrency.max(1) {
         let (next, stop, tx, cfg) = (Arc::clone(&next), Arc::clone(&stop), tx.clone(), cfg.clone());
+        let schedule = Arc::clone(&schedule);
         workers.push(std::thread::spawn(move || loop {
-            let i = next.fetch_add(1, Ordering::SeqCst);
-            if i >= cfg.games || stop.load(Ordering::SeqCst) {
+            let k = next.fetch_add(1, Ordering::SeqCst);
+            if k >= schedule.len() || stop.load(Ordering::SeqCst) {
                 return;
             }
+            let i = schedule[k];
             let setups = pair_setups(&cfg.variant, cfg.seed, i / 2);
             let red = red_engine(i);
             let mut players = [make_player(&cfg.engines[red]), make_player(&cfg.engines[1 - red])];
@@ -187,7 +225,6 @@ pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>) -> Score {
         }));
     }
     drop(tx);
-    let mut score = Score::default();
     let mut done = 0;
     for (i, rec) in rx.iter() {
         done += 1;
@@ -197,6 +234,16 @@ pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>) -> Score {
             let _ = writeln!(w, "{line}");
             let _ = w.flush();
         }
+        if let Some(dir) = &cfg.gravon_dir {
+            match crate::rules::gravon::write(&rec) {
+                Ok(xml) => {
+                    if let Err(e) = std::fs::write(dir.join(format!("game-{i}.xml")), xml) {
+                        eprintln!("warning: game {i}: cannot write Gravon file: {e}");
+                    }
+                }
+                Err(e) => eprintln!("warning: game {i}: no Gravon file: {e}"),
+            }
+        }
         let result = rec
             .result
             .map(|e| describe_end(&e))
@@ -204,8 +251,7 @@ pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>) -> Score {
         let detail = rec.meta.get("forfeit").map(|f| format!(" [{f}]")).unwrap_or_default();
         let line = summary(&score, cfg.sprt.as_ref()).replace('\n', " | ");
         eprintln!(
-            "game {done}/{} (#{i}, {} red vs {} blue): {result} after {} plies{detail} | {line}",
-            cfg.games,
+            "game {done}/{total} (#{i}, {} red vs {} blue): {result} after {} plies{detail} | {line}",
             rec.meta.get("red").map(String::as_str).unwrap_or("?"),
             rec.meta.get("blue").map(String::as_str).unwrap_or("?"),
             rec.moves.len()
