@@ -207,6 +207,9 @@ struct MatchArgs {
     /// Milliseconds per move.
     #[arg(long, default_value_t = 100)]
     movetime: u64,
+    /// A clock per side instead: BASE+INC in seconds, e.g. `10+0.1` (overrides --movetime).
+    #[arg(long, value_name = "BASE+INC")]
+    tc: Option<String>,
     #[arg(long, default_value = "classic")]
     variant: String,
     /// Games played at once.
@@ -304,7 +307,10 @@ fn run_match(a: MatchArgs) -> Result<bool, String> {
     let cfg = arbiter::MatchConfig {
         engines: [e0, e1],
         games: a.games,
-        movetime_ms: a.movetime,
+        tc: match &a.tc {
+            Some(t) => arbiter::TimeControl::parse_tc(t)?,
+            None => arbiter::TimeControl::Movetime(a.movetime),
+        },
         variant: v,
         rules,
         concurrency: a.concurrency,

@@ -397,3 +397,45 @@ fn gravon_output_replays_under_the_match_rules() {
         );
     }
 }
+
+#[test]
+fn clocks_run_out() {
+    use marshal::arena::arbiter::TimeControl;
+    assert_eq!(
+        TimeControl::parse_tc("10+0.1"),
+        Ok(TimeControl::Clock {
+            base_ms: 10_000,
+            inc_ms: 100
+        })
+    );
+    assert_eq!(
+        TimeControl::parse_tc("60"),
+        Ok(TimeControl::Clock {
+            base_ms: 60_000,
+            inc_ms: 0
+        })
+    );
+    for bad in ["", "0", "x+1", "5+y", "-3", "inf"] {
+        assert!(TimeControl::parse_tc(bad).is_err(), "{bad}");
+    }
+    let dir = tmp_dir("clock");
+    // Answers after 1.1 s on a 1 s clock: inside the grace, but the flag has fallen.
+    let eng = fake(&dir, "slow", "sleep 1.1; echo 'bestmove e4e5'");
+    let (code, _, recs) = run_match(
+        &[
+            "--engine",
+            &eng,
+            "--engine",
+            "builtin:random",
+            "--games",
+            "2",
+            "--tc",
+            "1+0",
+        ],
+        &dir.join("m.jsonl"),
+    );
+    assert_eq!(code, 0);
+    for r in &recs {
+        assert!(r.meta["forfeit"].contains("clock ran out"), "{:?}", r.meta);
+    }
+}

@@ -1,7 +1,7 @@
 //! The arbiter: holds the true game, gives each player only what its side may know,
 //! and adjudicates everything (rules, forfeits, caps); and the match loop around it.
 
-use super::player::{make_player, Fault, GameStart, Player};
+use super::player::{make_player, Clock, Fault, GameStart, Player};
 use super::stats::{summary, Score, Sprt, SprtStatus};
 use crate::rules::{
     record::describe_end, Color, Combat, EndReason, GameEnd, GameRecord, Move, MoveOutcome, Position, Rank, Rules,
@@ -42,7 +42,7 @@ pub fn play_game(
     variant: Variant,
     rules: Rules,
     setups: [&Setup; 2],
-    movetime_ms: u64,
+    tc: TimeControl,
     seed: u64,
 ) -> GameRecord {
     let mut record = GameRecord::new(&variant, rules, setups[0], setups[1]);
@@ -82,6 +82,10 @@ pub fn play_game(
         }
     }
     let mut observed: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut clocks = match tc {
+        TimeControl::Clock { base_ms, .. } => [base_ms; 2],
+        TimeControl::Movetime(_) => [0; 2],
+    };
     loop {
         if let Some(end) = pos.game_end() {
             record.result = Some(end);
@@ -89,7 +93,31 @@ pub fn play_game(
         }
         let side = pos.side_to_move();
         let view = pos.view(side);
-        let mv = match players[side.index()].choose(&view, &observed[side.index()], movetime_ms) {
+        let clock = match tc {
+            TimeControl::Movetime(ms) => Clock::Movetime(ms),
+            TimeControl::Clock { inc_ms, .. } => Clock::Clocks {
+                red: clocks[0],
+                blue: clocks[1],
+                inc: inc_ms,
+            },
+        };
+        let asked = std::time::Instant::now();
+        let chosen = players[side.index()].choose(&view, &observed[side.index()], clock);
+        if let TimeControl::Clock { inc_ms, .. } = tc {
+            // The arbiter's clock decides: a flag fall is a time forfeit.
+            let used = asked.elapsed().as_millis() as u64;
+            let left = &mut clocks[side.index()];
+            if chosen.is_ok() && used > *left {
+                forfeit(
+                    &mut record,
+                    side,
+                    Fault::Timeout(format!("clock ran out ({used} ms used, {left} ms left)")),
+                );
+                break;
+            }
+            *left = left.saturating_sub(used) + inc_ms;
+        }
+        let mv = match chosen {
             Ok(m) => m,
             Err(f) => {
                 forfeit(&mut record, side, f);
@@ -110,13 +138,42 @@ pub fn play_game(
     record
 }
 
+/// Time for the players: a fixed time per move, or a clock per side (base + increment).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeControl {
+    Movetime(u64),
+    Clock { base_ms: u64, inc_ms: u64 },
+}
+
+impl TimeControl {
+    /// Parses `--tc` as `BASE+INC` in seconds (`10+0.1`, `60`).
+    pub fn parse_tc(s: &str) -> Result<TimeControl, String> {
+        let (b, i) = s.split_once('+').unwrap_or((s, "0"));
+        let secs = |t: &str| -> Result<u64, String> {
+            t.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite() && *v >= 0.0 && *v < 1e7)
+                .map(|v| (v * 1000.0).round() as u64)
+                .ok_or_else(|| format!("--tc '{s}': '{t}' is not a number of seconds"))
+        };
+        let base_ms = secs(b)?;
+        if base_ms == 0 {
+            return Err(format!("--tc '{s}': the base time must be positive"));
+        }
+        Ok(TimeControl::Clock {
+            base_ms,
+            inc_ms: secs(i)?,
+        })
+    }
+}
+
 /// A match's settings.
 #[derive(Clone, Debug)]
 pub struct MatchConfig {
     /// The two players (`builtin:random`, `builtin:greedy`, or a command).
     pub engines: [String; 2],
     pub games: usize,
-    pub movetime_ms: u64,
+    pub tc: TimeControl,
     pub variant: Variant,
     pub rules: Rules,
     pub concurrency: usize,
@@ -213,7 +270,7 @@ pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>, mut score: 
                 cfg.variant,
                 cfg.rules,
                 [&setups[0], &setups[1]],
-                cfg.movetime_ms,
+                cfg.tc,
                 cfg.seed.wrapping_add(i as u64),
             );
             rec.meta.insert("game".into(), i.to_string());

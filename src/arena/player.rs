@@ -32,6 +32,36 @@ impl std::fmt::Display for Fault {
     }
 }
 
+/// How long a player may think for a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// A fixed time per move.
+    Movetime(u64),
+    /// Both clocks and increments (ms), as `go wtime btime winc binc`.
+    Clocks { red: u64, blue: u64, inc: u64 },
+}
+
+impl Clock {
+    /// The `go` line for it.
+    pub fn go_line(&self) -> String {
+        match *self {
+            Clock::Movetime(ms) => format!("go movetime {ms}"),
+            Clock::Clocks { red, blue, inc } => format!("go wtime {red} btime {blue} winc {inc} binc {inc}"),
+        }
+    }
+
+    /// How long the arbiter waits for `bestmove` from `mover`: the allowed time plus a grace.
+    pub fn deadline(&self, mover: Color) -> Duration {
+        match *self {
+            Clock::Movetime(ms) => Duration::from_millis(ms + 200 + ms / 2),
+            Clock::Clocks { red, blue, .. } => {
+                let left = if mover == Color::Red { red } else { blue };
+                Duration::from_millis(left + 200)
+            }
+        }
+    }
+}
+
 /// What a player is told when a game starts.
 #[derive(Clone, Debug)]
 pub struct GameStart {
@@ -51,7 +81,7 @@ pub trait Player: Send {
     /// Chooses a move. `view` is the player's own view of the game (what it may know);
     /// `observed` the moves so far in the observed notation of `protocol.md`, as this
     /// player sees them.
-    fn choose(&mut self, view: &Position, observed: &[String], movetime_ms: u64) -> Result<Move, Fault>;
+    fn choose(&mut self, view: &Position, observed: &[String], clock: Clock) -> Result<Move, Fault>;
     /// The game is over.
     fn finish(&mut self);
 }
@@ -120,7 +150,7 @@ impl Player for Builtin {
         Ok(())
     }
 
-    fn choose(&mut self, view: &Position, _observed: &[String], _movetime_ms: u64) -> Result<Move, Fault> {
+    fn choose(&mut self, view: &Position, _observed: &[String], _clock: Clock) -> Result<Move, Fault> {
         let moves = view.legal_moves();
         if moves.is_empty() {
             return Err(Fault::Garbage("no legal move to choose".into()));
@@ -257,16 +287,16 @@ impl Player for Engine {
         Ok(())
     }
 
-    fn choose(&mut self, _view: &Position, observed: &[String], movetime_ms: u64) -> Result<Move, Fault> {
+    fn choose(&mut self, _view: &Position, observed: &[String], clock: Clock) -> Result<Move, Fault> {
         let mut line = format!("position {} enemy {}", self.color, self.enemy);
         if !observed.is_empty() {
             line.push_str(" moves ");
             line.push_str(&observed.join(" "));
         }
         self.send(&line)?;
-        self.send(&format!("go movetime {movetime_ms}"))?;
+        self.send(&clock.go_line())?;
         // The engine's own overhead setting covers its side; this margin covers ours.
-        let deadline = Instant::now() + Duration::from_millis(movetime_ms + 200 + movetime_ms / 2);
+        let deadline = Instant::now() + clock.deadline(self.color);
         let best = self.expect("bestmove", deadline)?;
         let text = best.split_whitespace().nth(1).unwrap_or("");
         if text == "none" || text == "resign" {
