@@ -1,35 +1,10 @@
 //! Rules tests for RULES.md "Combat": reveals, who is removed, equal ranks, Bombs and Miners, Spy and Marshal, the Flag.
 
 use marshal::rules::position::{MOVED, REVEALED};
-use marshal::rules::{Color, Combat, EndReason, GameEnd, Move, Piece, Position, Rank, Rules, Square, Variant};
 
-fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap_or_else(|| panic!("bad square {s}"))
-}
-
-fn mv(s: &str) -> Move {
-    Move::parse(s).unwrap()
-}
-
-/// Both repetition rules off, so only the rule under test acts.
-fn plain() -> Rules {
-    Rules {
-        two_squares: None,
-        more_squares: false,
-        ..Rules::default()
-    }
-}
-
-/// A position from tokens `<colour><piece><square>`, e.g. `r7e4 bFj10` (Red to move).
-fn build(variant: Variant, rules: Rules, pieces: &str) -> Position {
-    let mut pos = Position::empty(variant, rules);
-    for tok in pieces.split_whitespace() {
-        let color = Color::parse(&tok[..1]).unwrap();
-        let rank = Rank::from_char(tok[1..2].chars().next().unwrap()).unwrap();
-        pos.put(sq(&tok[2..]), Piece::new(color, rank), 0).unwrap();
-    }
-    pos
-}
+mod support;
+use marshal::rules::{Color, Combat, EndReason, GameEnd, Piece, Position, Rank, Rules, Variant};
+use support::*;
 
 fn red(r: Rank) -> Option<Piece> {
     Some(Piece::new(Color::Red, r))

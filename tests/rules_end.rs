@@ -1,59 +1,9 @@
 //! Rules tests for RULES.md "End of the game": Flag capture, no moves, neither can move, the caps, resignation and agreement.
 
-use marshal::rules::{
-    Color, EndReason, GameEnd, GameRecord, Move, Piece, Position, Rank, RecordError, Rules, Setup, Square, Variant,
-};
+use marshal::rules::{Color, EndReason, GameEnd, GameRecord, RecordError, Rules, Setup, Variant};
 
-fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap_or_else(|| panic!("bad square {s}"))
-}
-
-fn mv(s: &str) -> Move {
-    Move::parse(s).unwrap()
-}
-
-/// Both repetition rules off, so only the rule under test acts.
-fn plain() -> Rules {
-    Rules {
-        two_squares: None,
-        more_squares: false,
-        ..Rules::default()
-    }
-}
-
-/// A position from tokens `<colour><piece><square>`, e.g. `r7e4 bFj10` (Red to move).
-fn build(variant: Variant, rules: Rules, pieces: &str) -> Position {
-    let mut pos = Position::empty(variant, rules);
-    for tok in pieces.split_whitespace() {
-        let color = Color::parse(&tok[..1]).unwrap();
-        let rank = Rank::from_char(tok[1..2].chars().next().unwrap()).unwrap();
-        pos.put(sq(&tok[2..]), Piece::new(color, rank), 0).unwrap();
-    }
-    pos
-}
-
-/// Plays the moves, each of which must be legal.
-fn play(pos: &mut Position, moves: &[&str]) {
-    for m in moves {
-        assert!(
-            pos.is_legal(mv(m)),
-            "{m} should be legal: {:?} in {}",
-            pos.illegal_reason(mv(m)),
-            pos.to_text()
-        );
-        pos.make(mv(m));
-    }
-}
-
-/// The position with some fields of its text form replaced (index as in `to_text`).
-fn retext(pos: &Position, fields: &[(usize, &str)]) -> Position {
-    let text = pos.to_text();
-    let mut parts: Vec<&str> = text.split(' ').collect();
-    for &(i, v) in fields {
-        parts[i] = v;
-    }
-    Position::from_text(&parts.join(" "), *pos.rules()).unwrap()
-}
+mod support;
+use support::*;
 
 fn won(c: Color, reason: EndReason) -> Option<GameEnd> {
     Some(GameEnd {

@@ -1,36 +1,11 @@
 //! Rules tests for RULES.md "Moving" (steps, Scout lines, immobile pieces, attacks) and the lakes of both boards.
 
 use marshal::rules::position::{MOVED, REVEALED};
-use marshal::rules::{Color, Combat, Move, Piece, Position, Rank, Rules, Square, Variant};
+
+mod support;
+use marshal::rules::{Color, Combat, Piece, Position, Rank, Rules, Square, Variant};
 use std::collections::BTreeSet;
-
-fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap_or_else(|| panic!("bad square {s}"))
-}
-
-fn mv(s: &str) -> Move {
-    Move::parse(s).unwrap()
-}
-
-/// Both repetition rules off, so only the rule under test acts.
-fn plain() -> Rules {
-    Rules {
-        two_squares: None,
-        more_squares: false,
-        ..Rules::default()
-    }
-}
-
-/// A position from tokens `<colour><piece><square>`, e.g. `r7e4 bFj10` (Red to move).
-fn build(variant: Variant, rules: Rules, pieces: &str) -> Position {
-    let mut pos = Position::empty(variant, rules);
-    for tok in pieces.split_whitespace() {
-        let color = Color::parse(&tok[..1]).unwrap();
-        let rank = Rank::from_char(tok[1..2].chars().next().unwrap()).unwrap();
-        pos.put(sq(&tok[2..]), Piece::new(color, rank), 0).unwrap();
-    }
-    pos
-}
+use support::*;
 
 fn set(items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| s.to_string()).collect()

@@ -1,39 +1,10 @@
 //! Rules tests for RULES.md "Hidden information": what `Position::view(color)` shows, and that a view's legal moves are the full position's.
 
 use marshal::rules::position::{MOVED, REVEALED};
-use marshal::rules::{Color, Move, Piece, Position, Rank, Rules, Setup, Square, Variant};
 
-fn sq(s: &str) -> Square {
-    Square::parse(s).unwrap_or_else(|| panic!("bad square {s}"))
-}
-
-fn mv(s: &str) -> Move {
-    Move::parse(s).unwrap()
-}
-
-/// A position from tokens `<colour><piece><square>`, e.g. `r7e4 bFj10` (Red to move).
-fn build(variant: Variant, rules: Rules, pieces: &str) -> Position {
-    let mut pos = Position::empty(variant, rules);
-    for tok in pieces.split_whitespace() {
-        let color = Color::parse(&tok[..1]).unwrap();
-        let rank = Rank::from_char(tok[1..2].chars().next().unwrap()).unwrap();
-        pos.put(sq(&tok[2..]), Piece::new(color, rank), 0).unwrap();
-    }
-    pos
-}
-
-/// Plays the moves, each of which must be legal.
-fn play(pos: &mut Position, moves: &[&str]) {
-    for m in moves {
-        assert!(
-            pos.is_legal(mv(m)),
-            "{m} should be legal: {:?} in {}",
-            pos.illegal_reason(mv(m)),
-            pos.to_text()
-        );
-        pos.make(mv(m));
-    }
-}
+mod support;
+use marshal::rules::{Color, Move, Piece, Position, Rank, Rules, Setup, Variant};
+use support::*;
 
 fn start(variant: Variant, rules: Rules) -> Position {
     let (r, b) = variant.sample_setups();
@@ -46,14 +17,6 @@ fn sorted(moves: Vec<Move>) -> Vec<Move> {
     let mut v = moves;
     v.sort();
     v
-}
-
-fn plain() -> Rules {
-    Rules {
-        two_squares: None,
-        more_squares: false,
-        ..Rules::default()
-    }
 }
 
 // "Each player sees where every piece is but only the ranks of their own pieces"
