@@ -76,6 +76,8 @@ enum Command {
     Bench,
     /// Generate setups that follow the tips (`--explain`, `--report`, `--compare-human`).
     Setup(marshal::setup::cli::SetupArgs),
+    /// Play against the engine in a terminal (coloured board, save and resume).
+    Play(marshal::play::PlayArgs),
 }
 
 fn parse_rules(base: Rules, items: &[String]) -> Result<Rules, String> {
@@ -372,6 +374,7 @@ fn main() -> ExitCode {
         }) => perft(depth, &variant, position.as_deref(), &rules).map(|_| true),
         Some(Command::Replay { file, legal, rules }) => replay(&file, legal, &rules),
         Some(Command::Setup(args)) => marshal::setup::cli::run(&args),
+        Some(Command::Play(args)) => marshal::play::run(&args),
         Some(Command::Match(args)) => run_match(args),
         Some(Command::Stats { files }) => stats(&files),
         Some(Command::Bench) => {
