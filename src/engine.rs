@@ -444,12 +444,14 @@ impl<W: Write> Engine<W> {
             nodes: p.nodes,
             infinite: p.infinite,
             move_overhead_ms: self.opts.move_overhead,
+            threads: self.opts.threads,
         };
         let id = self.next_id;
         self.next_id += 1;
         let job = Job {
             id,
             view: view.clone(),
+            belief: crate::belief::Belief::from_view(view),
             limits,
             seed: self.opts.seed ^ view.ply() as u64,
             start: at,

@@ -1,7 +1,8 @@
 //! The search thread: a persistent worker driven over crossbeam channels, stopped through
 //! a shared atomic flag that the stdin reader may set directly.
 
-use super::think::{think, Info, Limits, SearchResult};
+use super::think::{think_with, Info, Limits, SearchResult};
+use crate::belief::Belief;
 use crate::rules::Position;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -14,6 +15,8 @@ pub struct Job {
     /// Identifies the search in its reports.
     pub id: u64,
     pub view: Position,
+    /// What the engine believes of the hidden ranks in `view`.
+    pub belief: Belief,
     pub limits: Limits,
     pub seed: u64,
     /// When the clock started (the `go` line was read).
@@ -51,7 +54,15 @@ impl SearchThread {
                     let mut report = |info: &Info| {
                         let _ = tx.send(Report::Info { id, info: info.clone() });
                     };
-                    let result = think(&job.view, &job.limits, job.start, &flag, job.seed, &mut report);
+                    let result = think_with(
+                        &job.view,
+                        &job.belief,
+                        &job.limits,
+                        job.start,
+                        &flag,
+                        job.seed,
+                        &mut report,
+                    );
                     let _ = rep_tx.send(Report::Done { id, result });
                 }
             })

@@ -4,4 +4,4 @@ pub mod controller;
 pub mod eval;
 pub mod think;
 
-pub use think::{think, Info, Limits, SearchResult};
+pub use think::{think, think_with, Info, Limits, SearchResult};

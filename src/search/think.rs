@@ -31,6 +31,8 @@ pub struct Limits {
     pub infinite: bool,
     /// Subtracted from every time budget (GUI and pipe latency).
     pub move_overhead_ms: u64,
+    /// Search threads (0 or 1: one).
+    pub threads: u32,
 }
 
 /// Progress of a search, reported after every completed iteration.
@@ -380,7 +382,21 @@ pub fn think(
     seed: u64,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let result = search(view, limits, start, stop, seed, report);
+    think_with(view, &Belief::from_view(view), limits, start, stop, seed, report)
+}
+
+/// `think` with what the searcher believes of the hidden enemy ranks (`belief` must have
+/// been built for `view`).
+pub fn think_with(
+    view: &Position,
+    belief: &Belief,
+    limits: &Limits,
+    start: Instant,
+    stop: &AtomicBool,
+    seed: u64,
+    report: &mut dyn FnMut(&Info),
+) -> SearchResult {
+    let result = search(view, belief, limits, start, stop, seed, report);
     if limits.infinite {
         // `go infinite` answers only after `stop`, even when the search ran out of depth.
         while !stop.load(Ordering::Relaxed) {
@@ -392,6 +408,7 @@ pub fn think(
 
 fn search(
     view: &Position,
+    belief: &Belief,
     limits: &Limits,
     start: Instant,
     stop: &AtomicBool,
@@ -415,7 +432,6 @@ fn search(
         .depth
         .unwrap_or(if unlimited { DEFAULT_DEPTH } else { MAX_DEPTH })
         .min(MAX_DEPTH);
-    let belief = Belief::from_view(view);
     let n_worlds = if belief.has_hidden() { WORLDS } else { 1 };
     let mut rng = StdRng::seed_from_u64(seed);
     let mut worlds: Vec<Position> = Vec::with_capacity(n_worlds);
