@@ -36,6 +36,9 @@ impl Default for Options {
     }
 }
 
+/// Most search threads (the sampled worlds are shared among them).
+const MAX_THREADS: u32 = 8;
+
 /// The `option` lines of the handshake: name, type, default, bounds.
 const OPTION_LINES: &[&str] = &[
     "option name Variant type string default classic",
@@ -47,7 +50,7 @@ const OPTION_LINES: &[&str] = &[
     "option name MaxPlies type spin default 4000 min 0 max 1000000",
     "option name MaxQuietPlies type spin default 200 min 0 max 1000000",
     "option name Seed type spin default 0 min 0 max 9223372036854775807",
-    "option name Threads type spin default 1 min 1 max 1",
+    "option name Threads type spin default 1 min 1 max 8",
     "option name MoveOverhead type spin default 30 min 0 max 5000",
 ];
 
@@ -95,10 +98,10 @@ impl Options {
             "seed" => o.seed = parse_spin(name, value, i64::MAX as u64)?,
             "threads" => {
                 o.threads = match value.parse::<u32>() {
-                    Ok(1) => 1,
+                    Ok(n @ 1..=MAX_THREADS) => n,
                     _ => {
                         return Err(format!(
-                            "setoption {name}: '{value}' is not allowed (1; the search uses one thread for now)"
+                            "setoption {name}: '{value}' is not a whole number from 1 to {MAX_THREADS}"
                         ))
                     }
                 }

@@ -42,6 +42,10 @@ const HIDDEN_SHIFT: u32 = 3;
 /// Per row a movable piece stands from its own back row.
 const ADVANCE: i32 = 2;
 
+/// What an enemy movable piece `d` steps (Manhattan) from a Flag costs its owner: the
+/// search sees captures within its horizon; this sees the walks just beyond it.
+const FLAG_DANGER: [i32; 7] = [0, 60, 40, 24, 12, 6, 2];
+
 /// The value of a piece of `rank` for its owner, given what the enemy has left.
 #[inline]
 pub fn piece_value(pos: &Position, owner: Color, rank: Rank) -> i32 {
@@ -51,6 +55,39 @@ pub fn piece_value(pos: &Position, owner: Color, rank: Rank) -> i32 {
         Rank::Spy if pos.count(them, Rank::Marshal) == 0 => SPY_WITHOUT_MARSHAL,
         r => VALUES[r.index()],
     }
+}
+
+/// Mailbox square of a bitboard bit.
+#[inline]
+fn square_of(bits: u128) -> usize {
+    bits.trailing_zeros() as usize + STRIDE
+}
+
+/// How threatened `color`'s Flag is by nearby enemy movable pieces.
+fn flag_danger(pos: &Position, color: Color) -> i32 {
+    let c = color.index();
+    let mut still = pos.bb[c][0] & !(pos.bb[c][1] | pos.bb[c][2]);
+    let flag = Rank::Flag as u8;
+    let mut danger = 0;
+    while still != 0 {
+        let sq = square_of(still);
+        still &= still - 1;
+        if pos.cells[sq] & RANK_MASK != flag {
+            continue;
+        }
+        let (fr, ff) = ((sq / STRIDE) as i32, (sq % STRIDE) as i32);
+        let them = color.flip().index();
+        let mut movers = pos.bb[them][1] | pos.bb[them][2];
+        while movers != 0 {
+            let m = square_of(movers);
+            movers &= movers - 1;
+            let d = ((m / STRIDE) as i32 - fr).abs() + ((m % STRIDE) as i32 - ff).abs();
+            if let Some(&w) = FLAG_DANGER.get(d as usize) {
+                danger += w;
+            }
+        }
+    }
+    danger
 }
 
 /// Material and hidden-rank bonus of `color`.
@@ -70,7 +107,7 @@ fn side_score(pos: &Position, color: Color) -> i32 {
     let movers = pos.bb[c][1] | pos.bb[c][2];
     let top = pos.variant.ranks as i32 - 1;
     while bits != 0 {
-        let sq = bits.trailing_zeros() as usize + STRIDE;
+        let sq = square_of(bits);
         let b = bits & bits.wrapping_neg();
         bits &= bits - 1;
         if pos.flags[sq] & REVEALED == 0 {
@@ -82,7 +119,7 @@ fn side_score(pos: &Position, color: Color) -> i32 {
             s += ADVANCE * if color == Color::Red { row } else { top - row };
         }
     }
-    s
+    s - flag_danger(pos, color)
 }
 
 /// The static score of `pos` for the side to move (a draw-ish position is near 0).

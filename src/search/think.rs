@@ -435,58 +435,64 @@ fn search(
     let n_worlds = if belief.has_hidden() { WORLDS } else { 1 };
     let mut rng = StdRng::seed_from_u64(seed);
     let mut worlds: Vec<Position> = Vec::with_capacity(n_worlds);
-    let mut s = Searcher::new(stop, start, plan.hard, limits.nodes.unwrap_or(u64::MAX));
-    let mut scores = vec![0i32; root.len()];
+    for _ in 0..n_worlds {
+        match belief.sample_position(view, &mut rng) {
+            Some(w) => worlds.push(w),
+            None => {
+                tracing::warn!("no determinization fits the view; playing the first move");
+                return result;
+            }
+        }
+    }
+    // Threads share the worlds; each has its own tables and its share of a node limit.
+    let threads = (limits.threads.max(1) as usize).min(n_worlds);
+    let share = limits.nodes.map_or(u64::MAX, |n| n / threads as u64);
+    let mut searchers: Vec<Searcher> = (0..threads)
+        .map(|_| Searcher::new(stop, start, plan.hard, share))
+        .collect();
+    let per = n_worlds.div_ceil(threads);
+    let nodes = |ss: &[Searcher]| ss.iter().map(|s| s.nodes).sum::<u64>();
     for depth in 1..=max_depth {
-        if s.out_of_time() || (depth > 1 && plan.soft.is_some_and(|t| elapsed() >= t)) {
+        if searchers[0].out_of_time() || (depth > 1 && plan.soft.is_some_and(|t| elapsed() >= t)) {
             break;
         }
-        let mut sums = vec![0i64; root.len()];
-        let mut lo = vec![INF; root.len()];
-        let mut hi = vec![-INF; root.len()];
-        let mut done = true;
-        for k in 0..n_worlds {
-            if worlds.len() == k {
-                match belief.sample_position(view, &mut rng) {
-                    Some(w) => worlds.push(w),
-                    None => {
-                        tracing::warn!("no determinization fits the view; playing the first move");
-                        return result;
-                    }
-                }
-            }
-            s.new_world();
-            if !s.root(&mut worlds[k], &root, depth, &mut scores) {
-                done = false;
-                break;
-            }
-            for (i, &sc) in scores.iter().enumerate() {
-                sums[i] += sc.clamp(-WIN_IN_AVERAGE, WIN_IN_AVERAGE) as i64;
-                lo[i] = lo[i].min(sc);
-                hi[i] = hi[i].max(sc);
-            }
-        }
-        if !done {
+        let parts: Vec<Option<Tally>> = if threads == 1 {
+            vec![searchers[0].tally(&mut worlds, &root, depth)]
+        } else {
+            let root = &root;
+            std::thread::scope(|sc| {
+                let handles: Vec<_> = searchers
+                    .iter_mut()
+                    .zip(worlds.chunks_mut(per))
+                    .map(|(s, ws)| sc.spawn(move || s.tally(ws, root, depth)))
+                    .collect();
+                handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+            })
+        };
+        let Some(t) = parts
+            .into_iter()
+            .try_fold(Tally::new(root.len()), |acc, p| p.map(|p| acc.merge(&p)))
+        else {
             break;
-        }
+        };
         let mut bi = 0;
         for i in 1..root.len() {
-            if sums[i] > sums[bi] {
+            if t.sums[i] > t.sums[bi] {
                 bi = i;
             }
         }
         result.best = Some(root[bi]);
         result.info = Info {
             depth,
-            nodes: s.nodes,
+            nodes: nodes(&searchers),
             time_ms: elapsed(),
             // A win (or loss) in every world is reported as the slowest one.
-            score: if lo[bi] >= WIN_BOUND {
-                lo[bi]
-            } else if hi[bi] <= -WIN_BOUND {
-                hi[bi]
+            score: if t.lo[bi] >= WIN_BOUND {
+                t.lo[bi]
+            } else if t.hi[bi] <= -WIN_BOUND {
+                t.hi[bi]
             } else {
-                (sums[bi] / n_worlds as i64) as i32
+                (t.sums[bi] / n_worlds as i64) as i32
             },
             pv: vec![root[bi]],
         };
@@ -496,9 +502,59 @@ fn search(
             break;
         }
     }
-    result.info.nodes = s.nodes;
+    result.info.nodes = nodes(&searchers);
     result.info.time_ms = elapsed();
     result
+}
+
+/// Root-move scores summed over some worlds (clamped), with their extremes.
+struct Tally {
+    sums: Vec<i64>,
+    lo: Vec<i32>,
+    hi: Vec<i32>,
+}
+
+impl Tally {
+    fn new(n: usize) -> Tally {
+        Tally {
+            sums: vec![0; n],
+            lo: vec![INF; n],
+            hi: vec![-INF; n],
+        }
+    }
+
+    fn add(&mut self, scores: &[i32]) {
+        for (i, &sc) in scores.iter().enumerate() {
+            self.sums[i] += sc.clamp(-WIN_IN_AVERAGE, WIN_IN_AVERAGE) as i64;
+            self.lo[i] = self.lo[i].min(sc);
+            self.hi[i] = self.hi[i].max(sc);
+        }
+    }
+
+    fn merge(mut self, o: &Tally) -> Tally {
+        for i in 0..self.sums.len() {
+            self.sums[i] += o.sums[i];
+            self.lo[i] = self.lo[i].min(o.lo[i]);
+            self.hi[i] = self.hi[i].max(o.hi[i]);
+        }
+        self
+    }
+}
+
+impl Searcher<'_> {
+    /// Searches every root move in each of `worlds` at `depth`; `None` if aborted.
+    fn tally(&mut self, worlds: &mut [Position], root: &[Move], depth: u32) -> Option<Tally> {
+        let mut t = Tally::new(root.len());
+        let mut scores = vec![0i32; root.len()];
+        for w in worlds.iter_mut() {
+            self.new_world();
+            if !self.root(w, root, depth, &mut scores) {
+                return None;
+            }
+            t.add(&scores);
+        }
+        Some(t)
+    }
 }
 
 #[cfg(test)]
@@ -666,6 +722,28 @@ mod tests {
             same(&c, &d);
             assert!(c.info.nodes <= 5_000, "{}", c.info.nodes);
             assert!(view.is_legal(c.best.unwrap()));
+        }
+    }
+
+    #[test]
+    fn two_threads_agree_with_one() {
+        // Root moves get exact scores in every world, so splitting the worlds among
+        // threads changes the node count but neither the move nor the score.
+        for view in random_views("classic", 3, 33) {
+            let one = go(&view, depth(3), 7);
+            let two = go(&view, Limits { threads: 2, ..depth(3) }, 7);
+            assert_eq!(
+                (one.best, one.info.score, one.info.depth),
+                (two.best, two.info.score, two.info.depth)
+            );
+            let lim = Limits {
+                nodes: Some(20_000),
+                threads: 2,
+                ..Limits::default()
+            };
+            let (a, b) = (go(&view, lim.clone(), 7), go(&view, lim, 7));
+            same(&a, &b);
+            assert!(a.info.nodes <= 20_000, "{}", a.info.nodes);
         }
     }
 
