@@ -59,6 +59,8 @@ const WORLDS: usize = 8;
 /// What a won game counts for in the average over worlds: about five Marshals, so that
 /// a Flag that is one guess among many does not outweigh everything else.
 const WIN_IN_AVERAGE: i32 = 2_000;
+/// How far below a world's best root move a move's score still needs to be exact.
+const ROOT_MARGIN: i32 = 150;
 /// Depth when no limit at all is given.
 const DEFAULT_DEPTH: u32 = 4;
 /// Deepest iteration.
@@ -341,14 +343,19 @@ impl<'a> Searcher<'a> {
         if !self.count_node() {
             return false;
         }
+        let mut best = -INF;
         for (i, &m) in root.iter().enumerate() {
+            // Moves far below this world's best only need a bound: they will not win the
+            // average over worlds (the bound stands in for their score).
+            let alpha = if best > -INF { best - ROOT_MARGIN } else { -INF };
             world.make(m);
-            let s = -self.negamax(world, depth as i32 - 1, -INF, INF, 1);
+            let s = -self.negamax(world, depth as i32 - 1, -INF, -alpha, 1);
             world.unmake();
             if self.aborted {
                 return false;
             }
             scores[i] = s;
+            best = best.max(s);
         }
         true
     }
@@ -416,7 +423,7 @@ fn search(
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
     let elapsed = || start.elapsed().as_millis() as u64;
-    let root = root_moves(view);
+    let mut root = root_moves(view);
     let mut result = SearchResult {
         best: root.first().copied(),
         info: Info::default(),
@@ -497,6 +504,11 @@ fn search(
             pv: vec![root[bi]],
         };
         report(&result.info);
+        // The next iteration searches the best moves first (tighter bounds sooner); the
+        // sort is stable, so ties keep their order.
+        let mut order: Vec<(i64, Move)> = t.sums.iter().copied().zip(root.iter().copied()).collect();
+        order.sort_by_key(|e| std::cmp::Reverse(e.0));
+        root = order.into_iter().map(|e| e.1).collect();
         // Every world agrees the game is decided: deeper search changes nothing.
         if result.info.score.abs() >= WIN_BOUND && plan.hard.is_none() && !limits.infinite {
             break;
