@@ -1,6 +1,6 @@
 //! The setup generator: hard checks always pass, variety, Flag spread, determinism, priors.
 
-use marshal::rules::{Rank, Variant};
+use marshal::rules::{Rank, Setup, Variant};
 use marshal::setup::{explain, generate, human, prior, Kind, Report};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -94,6 +94,31 @@ fn every_check_has_a_tip_name_and_a_threshold() {
     bad.rows[3][0] = Some(Rank::Flag);
     bad.rows[fr][fc] = front;
     assert!(explain(&bad).iter().any(|c| c.name == "T1 flag-back" && !c.pass));
+}
+
+/// A sparse army's Flag with an empty file in front is open to a Scout on move one.
+#[test]
+fn flag_lane_in_sparse_armies() {
+    let v = Variant::parse("barrage").unwrap();
+    let lane = |s: &Setup| explain(s).into_iter().find(|c| c.name == "T1 flag-lane").unwrap();
+    let mut s = generate(&v, &mut StdRng::seed_from_u64(5));
+    assert!(lane(&s).pass, "generated setups pass");
+    // Move every piece out of the Flag's file in front of it: now it fails.
+    let (fr, fc) = (0..4)
+        .flat_map(|r| (0..10).map(move |c| (r, c)))
+        .find(|&(r, c)| s.at(r, c) == Some(Rank::Flag))
+        .unwrap();
+    let lake_file = matches!(fc, 2 | 3 | 6 | 7);
+    for r in fr + 1..4 {
+        if let Some(p) = s.rows[r][fc].take() {
+            let free = (0..4)
+                .flat_map(|r| (0..10).map(move |c| (r, c)))
+                .find(|&(a, c)| c != fc && s.rows[a][c].is_none())
+                .unwrap();
+            s.rows[free.0][free.1] = Some(p);
+        }
+    }
+    assert_eq!(lane(&s).pass, lake_file, "{s:?}");
 }
 
 /// The embedded prior tables are exactly the counts of the human data files.

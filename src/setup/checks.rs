@@ -208,6 +208,18 @@ pub fn explain(setup: &Setup) -> Vec<Check> {
     let flag_row = flags.iter().map(|f| f.0).max().unwrap_or(0);
     out.push(Check::new("T1 flag-back", Kind::Hard, flag_row as f64, None, Some(1.0)));
 
+    // T1: only Miners should reach the Flag; a Flag with an empty file in front of it (up
+    // to the zone's edge, and no lake beyond) is open to a Scout from the enemy side on
+    // the first move. Always passes in armies that fill the zone.
+    let open = flags
+        .iter()
+        .filter(|&&(r, c)| {
+            let beyond = crate::rules::Square::new(c as u8, v.setup_rows);
+            (r + 1..g.rows).all(|a| g.at(a, c).is_none()) && v.is_playable(beyond)
+        })
+        .count();
+    out.push(Check::new("T1 flag-lane", Kind::Hard, open as f64, None, Some(0.0)));
+
     // T3: few Bombs in the front row.
     let fb = bombs.iter().filter(|b| b.0 == front).count();
     out.push(Check::new(
