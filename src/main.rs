@@ -1,7 +1,7 @@
 //! The `marshal` binary: the protocol loop (no subcommand) and the command-line tools.
 
 use clap::{Parser, Subcommand};
-use marshal::rules::{gravon, record::describe_end, GameRecord, Position, Rules, Setup, Variant};
+use marshal::rules::{gravon, record::describe_end, ucc_log, GameRecord, Position, Rules, Setup, Variant};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -52,7 +52,8 @@ enum Command {
         #[arg(long = "rule", value_name = "NAME=VALUE")]
         rules: Vec<String>,
     },
-    /// Check a game record (JSON) or a Gravon XML file move by move and print the result.
+    /// Check a game record (JSON), a Gravon XML file or a UCC 2012 manager log (`-o`) move
+    /// by move and print the result.
     Replay {
         /// The game file.
         file: String,
@@ -123,11 +124,27 @@ fn perft(depth: u32, variant: &str, position: Option<&str>, rule_items: &[String
 fn replay(file: &str, legal: bool, rule_items: &[String]) -> Result<bool, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
     // Gravon archives are XML; our own records are JSON, one per file or one per line
-    // (the output of `marshal match`).
-    let parsed: Result<Vec<GameRecord>, String> = if text.trim_start().starts_with('<') {
+    // (the output of `marshal match`); anything else is read as a UCC manager log.
+    let start = text.trim_start();
+    let parsed: Result<Vec<GameRecord>, String> = if start.starts_with('<') {
         gravon::read(&text)
             .map(|r| vec![r])
             .map_err(|e| format!("not a valid Gravon file: {e}"))
+    } else if !start.is_empty() && !start.starts_with('{') {
+        let read = ucc_log::read(&text);
+        if let Ok(r) = &read {
+            let meta = |k: &str| r.meta.get(k).map_or("?", String::as_str);
+            let result = match r.meta.get(ucc_log::META_RESULT) {
+                Some(t) => format!("result line {}: {t}", meta(ucc_log::META_RESULT_LINE)),
+                None => "no result line".into(),
+            };
+            println!(
+                "ucc log {} (red) vs {} (blue), {result}",
+                meta(ucc_log::META_RED_PLAYER),
+                meta(ucc_log::META_BLUE_PLAYER)
+            );
+        }
+        read.map(|r| vec![r]).map_err(|e| e.to_string())
     } else {
         match GameRecord::from_json(&text) {
             Ok(r) => Ok(vec![r]),
@@ -199,8 +216,8 @@ fn replay_one(record: &GameRecord, prefix: &str, legal: bool, rule_items: &[Stri
 
 #[derive(clap::Args)]
 struct MatchArgs {
-    /// A player: `builtin:random`, `builtin:greedy`, `marshal` (this program) or a command
-    /// speaking the protocol. Give exactly two.
+    /// A player: `builtin:random`, `builtin:greedy`, `marshal` (this program), a command
+    /// speaking the protocol, or `ucc:<path>` (a UCC 2012 AI program). Give exactly two.
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
     /// Games to play (pairs of games share setups, colours swapped).
@@ -261,7 +278,11 @@ fn run_match(a: MatchArgs) -> Result<bool, String> {
         .try_into()
         .map_err(|_| "give exactly two --engine".to_string())?;
     let v = Variant::parse(&a.variant).map_err(|e| e.0)?;
-    let rules = parse_rules(Rules::default(), &a.rules)?;
+    let mut rules = parse_rules(Rules::default(), &a.rules)?;
+    if let Some((r, note)) = marshal::arena::ucc_player::match_rules(&[&e0, &e1], &v, rules)? {
+        eprintln!("{note}");
+        rules = r;
+    }
     let sprt = a.sprt.map(|s| stats::Sprt::new(s[0], s[1], s[2], s[3]));
     let shard = match &a.shard {
         None => (0, 1),

@@ -214,13 +214,22 @@ impl Game {
             }
             write!(out, "{} to move ({})> ", self.human, self.pos.ply() + 1)?;
             out.flush()?;
-            let mut line = String::new();
-            if input.read_line(&mut line)? == 0 {
+            // Bytes, not `read_line`: a terminal may send text that is not UTF-8, which
+            // must be an unknown command rather than the end of the game.
+            let mut bytes = Vec::new();
+            if input.read_until(b'\n', &mut bytes)? == 0 {
                 writeln!(out)?;
                 writeln!(out, "Input closed: game left unfinished (not saved).")?;
                 return Ok(true);
             }
-            let line = line.trim();
+            // Control characters (an arrow key's escape sequence, say) are shown as `?`
+            // so that messages quoting the line cannot move the terminal's cursor.
+            let line: String = String::from_utf8_lossy(&bytes)
+                .trim()
+                .chars()
+                .map(|c| if c.is_control() { '?' } else { c })
+                .collect();
+            let line = line.as_str();
             if self.echo {
                 writeln!(out, "{line}")?;
             }

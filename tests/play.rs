@@ -262,3 +262,31 @@ fn tmux_terminal_session() {
     assert!(coloured.contains("\x1b["), "no colour on a terminal:\n{coloured}");
     assert!(!screen.contains("panicked"), "{screen}");
 }
+
+/// A whole short game in a real pseudo-terminal (`tests/play_pty.py`, Python's standard
+/// `pty` module): coloured board, mistyped input (an escape sequence, text that is not
+/// UTF-8), the human's moves picked from the `legal:` lines, `save`, `quit`, then
+/// `--load` in a new terminal and play until the rules end the game.
+#[test]
+fn pty_session_plays_saves_resumes_and_finishes() {
+    let have_python = Command::new("python3")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have_python {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let work = tmp_path("pty");
+    for seed in ["1", "2"] {
+        let out = Command::new("python3")
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/play_pty.py"))
+            .args([env!("CARGO_BIN_EXE_marshal"), &work, seed])
+            .output()
+            .expect("run python3");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "seed {seed}:\n{stdout}\n{stderr}");
+        eprintln!("seed {seed}: {}", stdout.trim());
+    }
+}

@@ -1,11 +1,13 @@
 //! The UCC adapter (`marshal-ucc`) without third-party programs: golden checks of the
 //! translation, and a stand-in UCC 2012 manager (written from `../shared/UCC-MANAGER.md`)
-//! that plays whole games of the adapter against a random UCC bot (`tests/ucc/random_bot.py`).
+//! that plays whole games of the adapter against a random UCC bot (`tests/ucc/random_bot.py`)
+//! and can write the manager's `-o` game log, which `marshal replay` reads back.
 
 #[path = "../gui-adapters/ucc/translate.rs"]
 mod translate;
 
-use marshal::rules::{Color, Move, Position, Rank, Rules, Setup, Variant};
+use marshal::rules::record::describe_end;
+use marshal::rules::{Color, EndReason, Move, Position, Rank, Rules, Setup, Variant};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -147,37 +149,156 @@ impl Proc {
     }
 }
 
-/// The manager's default reply timeout.
+/// The manager's default reply timeout (what the adapter is held to).
 const TIMEOUT: Duration = Duration::from_secs(2);
+/// The reply timeout of our Python test bot: it is the fixture, not what is tested, and a
+/// loaded machine can delay a Python start-up by seconds.
+const BOT_TIMEOUT: Duration = Duration::from_secs(15);
+
+/// The reply timeout the stand-in manager gives a program.
+fn timeout_for(cmd: &Command) -> Duration {
+    if cmd.get_program() == "python3" {
+        BOT_TIMEOUT
+    } else {
+        TIMEOUT
+    }
+}
+
+/// The manager's default turn cap (`-m`): at turn 5000 the game is a draw.
+const MAX_TURNS: u64 = 5000;
 
 #[derive(Debug)]
 struct Report {
     /// `VICTORY red`, `DRAW`, or a fault (`ILLEGAL ...`, `TIMEOUT ...`, `SURRENDER ...`).
     result: String,
+    /// The end in our words as `marshal replay` prints it after `result `, e.g.
+    /// `red wins (flag_captured) after 57 plies`.
+    replay: String,
     plies: usize,
     faulted: Option<Color>,
     slowest_ms: [u128; 2],
     clean_exit: [bool; 2],
 }
 
-/// The stand-in manager: one game between the programs `red` and `blue`, our rules core
-/// holding the true game under the manager's rules (no repetition rules, 5000-ply cap).
+/// Switches of the stand-in manager: its turn cap (`-m`) and a game log (`-o FILE`).
+struct Options {
+    max_turns: u64,
+    log: Option<std::path::PathBuf>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            max_turns: MAX_TURNS,
+            log: None,
+        }
+    }
+}
+
+/// The manager's `-o` log as its manual and `../shared/UCC-MANAGER.md` describe it: both
+/// setup blocks, one line per move (`<turn> RED: <move> <outcome>`, Blue's tagged `BLU`
+/// as the manager writes it), `Game ends on <COLOUR>'s turn - REASON: ...` and the result
+/// line `<player> <COLOUR> <RESULT> <turn> <red-value> <blue-value>`.
+struct GameLog {
+    file: Option<std::fs::File>,
+    names: [String; 2],
+}
+
+impl GameLog {
+    fn line(&mut self, text: &str) {
+        if let Some(f) = self.file.as_mut() {
+            let _ = writeln!(f, "{text}");
+        }
+    }
+
+    fn setup(&mut self, c: Color, rows: Option<&[String]>) {
+        let header = format!("{} {} SETUP", self.names[c.index()], colour_word(c));
+        self.line(&header);
+        match rows {
+            Some(rows) => rows.iter().for_each(|r| self.line(r)),
+            None => self.line("INVALID!"),
+        }
+    }
+
+    fn mv(&mut self, turn: u64, c: Color, text: &str) {
+        let tag = if c == Color::Red { "RED" } else { "BLU" };
+        self.line(&format!("{turn} {tag}: {text}"));
+    }
+
+    /// The closing lines, about `on_move` (the player on move when the game ended).
+    fn end(&mut self, on_move: Color, reason: &str, result: &str, turn: u64, pos: Option<&Position>) {
+        let w = colour_word(on_move);
+        self.line(&format!("Game ends on {w}'s turn - REASON: {reason}"));
+        let value = |c| pos.map_or(0, |p| piece_value(p, c));
+        let line = format!(
+            "{} {w} {result} {turn} {} {}",
+            self.names[on_move.index()],
+            value(Color::Red),
+            value(Color::Blue)
+        );
+        self.line(&line);
+    }
+}
+
+fn colour_word(c: Color) -> &'static str {
+    if c == Color::Red {
+        "RED"
+    } else {
+        "BLUE"
+    }
+}
+
+/// The manager's piece value of a side: its ranks summed (Spy 1 .. Marshal 10).
+fn piece_value(pos: &Position, c: Color) -> u32 {
+    Rank::ALL
+        .iter()
+        .filter(|r| r.is_movable())
+        .map(|&r| pos.count(c, r) as u32 * r as u32)
+        .sum()
+}
+
+/// The manager names a player after its program (here: the script for the Python bot).
+fn program_name(cmd: &Command) -> String {
+    let last = cmd.get_args().last().unwrap_or(cmd.get_program());
+    std::path::Path::new(last)
+        .file_name()
+        .map_or("player".into(), |n| n.to_string_lossy().into_owned())
+}
+
+/// The stand-in manager with its defaults: no log, 5000-turn cap.
 fn manage(red: Command, blue: Command) -> Report {
+    manage_with(red, blue, &Options::default())
+}
+
+/// The stand-in manager: one game between the programs `red` and `blue`, our rules core
+/// holding the true game under the manager's rules (no repetition rules; the turn cap
+/// `opts.max_turns`, checked before Red's move as the manager does).
+fn manage_with(red: Command, blue: Command, opts: &Options) -> Report {
+    let limits = [timeout_for(&red), timeout_for(&blue)];
+    let mut log = GameLog {
+        file: opts
+            .log
+            .as_ref()
+            .map(|p| std::fs::File::create(p).expect("create the log")),
+        names: [program_name(&red), program_name(&blue)],
+    };
     let mut procs = [Proc::spawn(red), Proc::spawn(blue)];
     let mut slowest = [0u128; 2];
-    let report = |result: String, plies: usize, faulted: Option<Color>, procs: &mut [Proc; 2], slowest| {
-        for p in procs.iter_mut() {
-            p.send("QUIT");
-        }
-        let clean = [procs[0].wait_exit(TIMEOUT), procs[1].wait_exit(TIMEOUT)];
-        Report {
-            result,
-            plies,
-            faulted,
-            slowest_ms: slowest,
-            clean_exit: clean,
-        }
-    };
+    let report =
+        |result: String, replay: String, plies: usize, faulted: Option<Color>, procs: &mut [Proc; 2], slowest| {
+            for p in procs.iter_mut() {
+                p.send("QUIT");
+            }
+            let clean = [procs[0].wait_exit(limits[0]), procs[1].wait_exit(limits[1])];
+            Report {
+                result,
+                replay,
+                plies,
+                faulted,
+                slowest_ms: slowest,
+                clean_exit: clean,
+            }
+        };
     let mut setups = Vec::new();
     for c in Color::BOTH {
         let p = &mut procs[c.index()];
@@ -187,63 +308,138 @@ fn manage(red: Command, blue: Command) -> Report {
         ));
         let t0 = Instant::now();
         let mut rows = Vec::new();
+        let mut bad = None;
         for _ in 0..4 {
-            match p.recv(TIMEOUT.saturating_sub(t0.elapsed())) {
+            match p.recv(limits[c.index()].saturating_sub(t0.elapsed())) {
                 Ok(l) => rows.push(l),
-                Err(e) => return report(format!("TIMEOUT {c} setup: {e}"), 0, Some(c), &mut procs, slowest),
+                Err(e) => {
+                    bad = Some(format!("TIMEOUT {c} setup: {e}"));
+                    break;
+                }
             }
         }
-        match setup_from_rows(&rows, c) {
-            Ok(s) => setups.push(s),
-            Err(e) => return report(format!("ILLEGAL {c} setup: {e}"), 0, Some(c), &mut procs, slowest),
+        if bad.is_none() {
+            match setup_from_rows(&rows, c) {
+                Ok(s) => setups.push(s),
+                Err(e) => bad = Some(format!("ILLEGAL {c} setup: {e}")),
+            }
+        }
+        if let Some(why) = bad {
+            log.setup(c, None);
+            log.end(
+                c,
+                &format!("An illegal setup was made by {}", colour_word(c)),
+                "BAD_SETUP",
+                0,
+                None,
+            );
+            return report(why, "none (no game)".into(), 0, Some(c), &mut procs, slowest);
         }
     }
-    let rules = Rules::ucc();
+    for c in Color::BOTH {
+        log.setup(c, Some(&setup_to_rows(&setups[c.index()], c)));
+    }
+    // No ply caps in the rules: the manager counts turns itself.
+    let rules = Rules {
+        max_plies: None,
+        max_quiet_plies: None,
+        ..Rules::ucc()
+    };
     let mut pos = Position::from_setups(classic(), rules, &setups[0], &setups[1]).unwrap();
     let mut confirmation = "START".to_string();
     let mut plies = 0;
     loop {
         let side = pos.side_to_move();
+        let turn = plies as u64 / 2 + 1;
+        let other_wins = |how: &str| format!("{} wins ({how}) after {plies} plies", side.flip());
+        if side == Color::Red && turn >= opts.max_turns {
+            let (on_move, replay) = if plies == 0 {
+                (Color::Red, "unfinished after 0 plies (red to move)".to_string())
+            } else {
+                (Color::Blue, format!("draw (move_cap) after {plies} plies"))
+            };
+            let reason = format!("Game declared a draw after {turn} turns");
+            log.end(on_move, &reason, "DRAW_DEFAULT", turn, Some(&pos));
+            return report("DRAW (turn cap)".into(), replay, plies, None, &mut procs, slowest);
+        }
         let p = &mut procs[side.index()];
         p.send(&confirmation);
         for row in board_rows(&pos, side) {
             p.send(&row);
         }
         let t0 = Instant::now();
-        let line = match p.recv(TIMEOUT) {
+        let line = match p.recv(limits[side.index()]) {
             Ok(l) => l,
-            Err(e) => return report(format!("TIMEOUT {side}: {e}"), plies, Some(side), &mut procs, slowest),
+            Err(e) => {
+                log.mv(turn, side, "");
+                let reason = format!(
+                    "Response timeout after {:.6} seconds.",
+                    limits[side.index()].as_secs_f64()
+                );
+                log.end(side, &reason, "ILLEGAL", turn, Some(&pos));
+                let replay = other_wins("forfeit");
+                return report(
+                    format!("TIMEOUT {side}: {e}"),
+                    replay,
+                    plies,
+                    Some(side),
+                    &mut procs,
+                    slowest,
+                );
+            }
         };
         slowest[side.index()] = slowest[side.index()].max(t0.elapsed().as_millis());
+        let fault = |log: &mut GameLog, logged: &str, reason: &str| {
+            log.mv(turn, side, logged);
+            log.end(side, reason, "ILLEGAL", turn, Some(&pos));
+        };
         if line.trim() == "SURRENDER" {
-            return report(format!("SURRENDER {side}"), plies, Some(side), &mut procs, slowest);
+            log.mv(turn, side, "SURRENDER");
+            log.end(side, "This player has surrendered!", "SURRENDER", turn, Some(&pos));
+            let replay = other_wins("resignation");
+            return report(
+                format!("SURRENDER {side}"),
+                replay,
+                plies,
+                Some(side),
+                &mut procs,
+                slowest,
+            );
         }
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let mv = match move_from_ucc(&tokens) {
             Ok((mv, used)) if used == tokens.len() => mv,
             Ok(_) => {
+                fault(&mut log, &line, "Unintelligable response");
+                let replay = other_wins("forfeit");
                 return report(
                     format!("ILLEGAL {side}: '{line}'"),
+                    replay,
                     plies,
                     Some(side),
                     &mut procs,
                     slowest,
-                )
+                );
             }
             Err(e) => {
+                fault(&mut log, &line, "Unintelligable response");
+                let replay = other_wins("forfeit");
                 return report(
                     format!("ILLEGAL {side}: '{line}': {e}"),
+                    replay,
                     plies,
                     Some(side),
                     &mut procs,
                     slowest,
-                )
+                );
             }
         };
         if let Some(why) = pos.illegal_reason(mv) {
             p.send(&format!("{line} ILLEGAL"));
+            fault(&mut log, &format!("{} ILLEGAL", tokens.join(" ")), &why);
             return report(
                 format!("ILLEGAL {side}: '{line}' ({mv}): {why}"),
+                other_wins("forfeit"),
                 plies,
                 Some(side),
                 &mut procs,
@@ -259,12 +455,35 @@ fn manage(red: Command, blue: Command) -> Report {
         }
         confirmation = format!("{} {}", tokens.join(" "), outcome.text());
         p.send(&confirmation);
+        // The manager logs the confirmation it sends.
+        log.mv(turn, side, &confirmation);
         if let Some(e) = end {
+            let replay = format!("{} after {plies} plies", describe_end(&e));
             let result = match e.winner {
-                Some(w) => format!("VICTORY {w} ({})", e.reason.name()),
-                None => format!("DRAW ({})", e.reason.name()),
+                Some(w) => {
+                    // A side that lost its last movable piece by its own move loses when
+                    // the manager next checks, before the other side's move (Red's comes
+                    // in the next turn).
+                    let t = if w == side || side == Color::Red {
+                        turn
+                    } else {
+                        turn + 1
+                    };
+                    let reason = if e.reason == EndReason::FlagCaptured {
+                        "Captured the flag"
+                    } else {
+                        "Destroyed all mobile enemy pieces"
+                    };
+                    log.end(w, reason, "VICTORY", t, Some(&pos));
+                    format!("VICTORY {w} ({})", e.reason.name())
+                }
+                None => {
+                    let reason = "Game declared a draw because neither player has mobile pieces";
+                    log.end(side, reason, "DRAW", turn, Some(&pos));
+                    format!("DRAW ({})", e.reason.name())
+                }
             };
-            return report(result, plies, None, &mut procs, slowest);
+            return report(result, replay, plies, None, &mut procs, slowest);
         }
     }
 }
@@ -293,6 +512,13 @@ fn have_python() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// The stand-in manager times every reply (2 s), so the tests that play games take turns
+/// rather than slow each other's players down on a small machine.
+fn timed_games() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// 50 whole games, the adapter alternating colours, at the manager's default 2 s timeout:
 /// no ILLEGAL, no timeout, and both programs exit cleanly on QUIT.
 #[test]
@@ -301,6 +527,7 @@ fn fifty_games_against_a_random_bot() {
         eprintln!("python3 not found: skipped");
         return;
     }
+    let _turn = timed_games();
     let games: usize = std::env::var("UCC_TEST_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -361,4 +588,102 @@ fn fifty_games_against_a_random_bot() {
         wins * 10 >= games * 9,
         "the adapter won only {wins} of {games} against a random bot"
     );
+}
+
+/// The stand-in manager writes `-o` logs of a few games (the adapter against the bot in
+/// both colours, the bot against itself, and a game stopped early by a low turn cap);
+/// `marshal replay` reads each log and reaches the result the manager saw. The same log
+/// with one combat outcome changed is rejected, naming that line.
+#[test]
+fn manager_logs_replay_to_the_same_result() {
+    if !have_python() {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let _turn = timed_games();
+    let t0 = Instant::now();
+    let dir = std::env::temp_dir().join(format!("marshal-ucc-logs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let games: Vec<(&str, Command, Command, u64)> = vec![
+        ("adapter-red", adapter(11, 20), bot(), MAX_TURNS),
+        ("adapter-blue", bot(), adapter(12, 20), MAX_TURNS),
+        ("bots", bot(), bot(), 1000),
+        ("turn-cap", adapter(13, 20), bot(), 6),
+    ];
+    let mut corrupted = false;
+    for (name, red, blue, max_turns) in games {
+        let path = dir.join(format!("{name}.log"));
+        let opts = Options {
+            max_turns,
+            log: Some(path.clone()),
+        };
+        let report = manage_with(red, blue, &opts);
+        let text = std::fs::read_to_string(&path).unwrap();
+        eprintln!("{name}: manager: {} after {} plies", report.result, report.plies);
+        assert!(report.faulted.is_none(), "{name}: {}", report.result);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(
+            lines[0].ends_with(" RED SETUP") && lines[5].ends_with(" BLUE SETUP"),
+            "{text}"
+        );
+        let move_lines = lines
+            .iter()
+            .filter(|l| l.contains(" RED: ") || l.contains(" BLU: "))
+            .count();
+        assert_eq!(move_lines, report.plies, "{name}");
+        let replay = |p: &std::path::Path| {
+            let out = Command::new(env!("CARGO_BIN_EXE_marshal"))
+                .arg("replay")
+                .arg(p)
+                .output()
+                .expect("run marshal replay");
+            (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+        };
+        let (code, out) = replay(&path);
+        eprintln!("{name}: replay: {}", out.trim().replace('\n', " | "));
+        assert_eq!(code, Some(0), "{name}: {out}\n{text}");
+        let result_line = lines.last().unwrap();
+        assert_eq!(
+            out.lines().next().unwrap_or_default(),
+            format!(
+                "ucc log {} (red) vs {} (blue), result line {}: {result_line}",
+                lines[0].trim_end_matches(" RED SETUP"),
+                lines[5].trim_end_matches(" BLUE SETUP"),
+                lines.len()
+            )
+        );
+        assert_eq!(
+            out.lines().last().unwrap_or_default(),
+            format!("result {}", report.replay),
+            "{name}"
+        );
+        if name == "turn-cap" {
+            assert!(result_line.contains(" DRAW_DEFAULT 6 ") || report.plies < 10, "{text}");
+        }
+        // One changed outcome: the replay names its line.
+        let attack = lines.iter().position(|l| l.contains(" KILLS ") || l.contains(" DIES "));
+        if let Some(i) = attack {
+            let swapped = if lines[i].contains(" KILLS ") {
+                lines[i].replace(" KILLS ", " DIES ")
+            } else {
+                lines[i].replace(" DIES ", " KILLS ")
+            };
+            let mut bad: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            bad[i] = swapped;
+            let bad_path = dir.join(format!("{name}-bad.log"));
+            std::fs::write(&bad_path, bad.join("\n") + "\n").unwrap();
+            let (code, out) = replay(&bad_path);
+            assert_eq!(code, Some(1), "{out}");
+            assert!(
+                out.starts_with(&format!("error UCC log line {}: the log says ", i + 1)),
+                "{name}: {out}"
+            );
+            corrupted = true;
+        }
+    }
+    assert!(corrupted, "no game had an attack");
+    if std::env::var_os("UCC_KEEP_LOGS").is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+    eprintln!("logged games and replays in {:.1} s", t0.elapsed().as_secs_f64());
 }

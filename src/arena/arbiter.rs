@@ -35,16 +35,44 @@ pub fn observed_token(mv: Move, mover: Color, out: &MoveOutcome, rules: &Rules, 
     t
 }
 
-/// Plays one game between `players[0]` (Red) and `players[1]` (Blue) from the given setups.
-/// A player's fault ends the game as a forfeit (recorded with its reason).
+/// Plays one game between `players[0]` (Red) and `players[1]` (Blue) from the given setups
+/// (a player that brings its own setup plays that instead). A player's fault ends the game
+/// as a forfeit (recorded with its reason). `names` name the players to each other.
 pub fn play_game(
     players: &mut [Box<dyn Player>; 2],
+    names: [&str; 2],
     variant: Variant,
     rules: Rules,
     setups: [&Setup; 2],
     tc: TimeControl,
     seed: u64,
 ) -> GameRecord {
+    let forfeit = |record: &mut GameRecord, loser: Color, fault: Fault| {
+        let reason = match fault {
+            Fault::Resigned(_) => EndReason::Resignation,
+            _ => EndReason::Forfeit,
+        };
+        record.result = Some(GameEnd {
+            winner: Some(loser.flip()),
+            reason,
+        });
+        record.meta.insert("forfeit".into(), format!("{loser}: {fault}"));
+    };
+    let mut own: [Option<Setup>; 2] = [None, None];
+    for c in Color::BOTH {
+        match players[c.index()].own_setup(&variant, c, names[c.flip().index()]) {
+            Ok(s) => own[c.index()] = s,
+            Err(f) => {
+                // The setups so far: a faulty player's own is unknown (or unusable).
+                let red = own[0].as_ref().unwrap_or(setups[0]);
+                let mut record = GameRecord::new(&variant, rules, red, setups[1]);
+                forfeit(&mut record, c, f);
+                players.iter_mut().for_each(|p| p.finish());
+                return record;
+            }
+        }
+    }
+    let setups = [0, 1].map(|i| own[i].as_ref().unwrap_or(setups[i]));
     let mut record = GameRecord::new(&variant, rules, setups[0], setups[1]);
     let mut pos = match Position::from_setups(variant, rules, setups[0], setups[1]) {
         Ok(p) => p,
@@ -58,13 +86,6 @@ pub fn play_game(
             .squares()
             .filter(|s| pos.piece_at(*s).is_some_and(|p| p.color() == c))
             .collect()
-    };
-    let forfeit = |record: &mut GameRecord, loser: Color, fault: Fault| {
-        record.result = Some(GameEnd {
-            winner: Some(loser.flip()),
-            reason: EndReason::Forfeit,
-        });
-        record.meta.insert("forfeit".into(), format!("{loser}: {fault}"));
     };
     for c in Color::BOTH {
         let start = GameStart {
@@ -267,6 +288,7 @@ pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>, mut score: 
             let mut players = [make_player(&cfg.engines[red]), make_player(&cfg.engines[1 - red])];
             let mut rec = play_game(
                 &mut players,
+                [&cfg.engines[red], &cfg.engines[1 - red]],
                 cfg.variant,
                 cfg.rules,
                 [&setups[0], &setups[1]],

@@ -1,5 +1,6 @@
 //! Players of a match: built-in reference opponents, and engine processes speaking our
-//! protocol (with deadlines, so that a hung or crashed engine loses instead of blocking).
+//! protocol (with deadlines, so that a hung or crashed engine loses instead of blocking);
+//! UCC 2012 AI programs are in `ucc_player`.
 
 use crate::rules::{piece::resolve_combat, Color, Combat, Move, Position, Rank, Rules, Setup, Square, Variant};
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
@@ -19,6 +20,8 @@ pub enum Fault {
     Garbage(String),
     /// A well-formed move that is not legal.
     Illegal(String),
+    /// The player gave up (a UCC AI's `SURRENDER`); recorded as a resignation.
+    Resigned(String),
 }
 
 impl std::fmt::Display for Fault {
@@ -28,6 +31,7 @@ impl std::fmt::Display for Fault {
             Fault::Timeout(s) => write!(f, "time forfeit: {s}"),
             Fault::Garbage(s) => write!(f, "garbage: {s}"),
             Fault::Illegal(s) => write!(f, "illegal move: {s}"),
+            Fault::Resigned(s) => write!(f, "resigned: {s}"),
         }
     }
 }
@@ -76,6 +80,12 @@ pub struct GameStart {
 
 /// A participant in a match.
 pub trait Player: Send {
+    /// A player that brings its own setup (a UCC AI) returns it here; the arbiter asks
+    /// before `start` and plays it instead of the one it drew. `opponent` names the other
+    /// player. The default: no setup of its own.
+    fn own_setup(&mut self, _variant: &Variant, _color: Color, _opponent: &str) -> Result<Option<Setup>, Fault> {
+        Ok(None)
+    }
     /// Prepares for a game.
     fn start(&mut self, game: &GameStart) -> Result<(), Fault>;
     /// Chooses a move. `view` is the player's own view of the game (what it may know);
@@ -331,11 +341,13 @@ impl Drop for Engine {
     }
 }
 
-/// A player from its `--engine` text: `builtin:random`, `builtin:greedy`, or a command.
+/// A player from its `--engine` text: `builtin:random`, `builtin:greedy`, `ucc:<path>` (a
+/// UCC 2012 AI program), or a command.
 pub fn make_player(spec: &str) -> Box<dyn Player> {
     match spec {
         "builtin:random" => Box::new(Builtin::new(false)),
         "builtin:greedy" => Box::new(Builtin::new(true)),
+        s if s.starts_with(super::ucc_player::PREFIX) => Box::new(super::ucc_player::UccPlayer::new(s)),
         cmd => Box::new(Engine::new(cmd)),
     }
 }
