@@ -1,6 +1,7 @@
 //! The engine loop: owns the options, the game as the engine sees it and the search
 //! thread; reads commands, is the only writer of stdout.
 
+use crate::belief::{Belief, Tracker};
 use crate::protocol::{Command, GoParams, ObservedMove, PositionCmd, COMMANDS};
 use crate::rules::{
     piece::resolve_combat, position::MOVED, Color, Combat, Piece, Position, Rank, Rules, Setup, Square, Variant,
@@ -114,12 +115,23 @@ impl Options {
 }
 
 /// The engine's side of the game: its colour and setup, and its view once the enemy's
-/// placement is known.
+/// placement is known, with what it remembers of every enemy piece.
 #[derive(Clone, Debug)]
 struct Game {
     color: Color,
     setup: Setup,
     view: Option<Position>,
+    tracker: Option<Tracker>,
+}
+
+impl Game {
+    /// What the engine believes of the hidden enemy ranks in `view` (its current view).
+    fn belief(&self, view: &Position) -> Belief {
+        match &self.tracker {
+            Some(t) => t.belief(view),
+            None => Belief::from_view(view),
+        }
+    }
 }
 
 /// The protocol engine.
@@ -290,6 +302,9 @@ impl<W: Write> Engine<W> {
             }
             Command::Setup { color, setup } => {
                 let v = self.opts.variant;
+                // The belief prior of a variant without human data is counted from generated
+                // setups on first use: here, before the timed `position` and `go`.
+                crate::belief::prior::Prior::for_variant(&v);
                 let chosen = match setup {
                     Some(text) => match Setup::parse(&text, &v) {
                         Ok(s) => s,
@@ -309,15 +324,15 @@ impl<W: Write> Engine<W> {
                     }
                 };
                 self.halt_search();
-                let view = if v.fills_zone() {
-                    build_view(&self.opts, color, &chosen, None, &[]).ok()
-                } else {
-                    None
+                let (view, tracker) = match v.fills_zone() {
+                    true => build_view(&self.opts, color, &chosen, None, &[]).ok().unzip(),
+                    false => (None, None),
                 };
                 self.game = Some(Game {
                     color,
                     setup: chosen,
                     view,
+                    tracker,
                 });
             }
             Command::Position(pc) => match self.position(&pc) {
@@ -355,6 +370,7 @@ impl<W: Write> Engine<W> {
                 return false;
             }
             Command::Display => self.display(),
+            Command::Beliefs => self.beliefs(),
             Command::Perft { depth } => {
                 let Some(view) = self.game.as_ref().and_then(|g| g.view.as_ref()) else {
                     let why = self.no_view_reason();
@@ -406,11 +422,12 @@ impl<W: Write> Engine<W> {
             }
             (None, None) => return Err("no setup known (send setup first or add 'setup <setup>')".into()),
         };
-        let view = build_view(&self.opts, pc.color, &setup, pc.enemy.as_deref(), &pc.moves)?;
+        let (view, tracker) = build_view(&self.opts, pc.color, &setup, pc.enemy.as_deref(), &pc.moves)?;
         Ok(Game {
             color: pc.color,
             setup,
             view: Some(view),
+            tracker: Some(tracker),
         })
     }
 
@@ -454,7 +471,7 @@ impl<W: Write> Engine<W> {
         let job = Job {
             id,
             view: view.clone(),
-            belief: crate::belief::Belief::from_view(view),
+            belief: game.belief(view),
             limits,
             seed: self.opts.seed ^ view.ply() as u64,
             start: at,
@@ -464,12 +481,27 @@ impl<W: Write> Engine<W> {
         self.search.start(job);
     }
 
+    /// `beliefs`: one line per hidden enemy piece with its likely ranks.
+    fn beliefs(&mut self) {
+        let lines = match &self.game {
+            None => Err("beliefs: no game yet (send setup or position first)"),
+            Some(Game { view: None, .. }) => {
+                Err("beliefs: the enemy's placement is unknown (send position <colour> enemy <squares>)")
+            }
+            Some(g @ Game { view: Some(view), .. }) => Ok(belief_lines(&g.belief(view))),
+        };
+        match lines {
+            Ok(lines) => lines.iter().for_each(|l| self.say(l)),
+            Err(e) => self.error(e),
+        }
+    }
+
     fn display(&mut self) {
         let Some(game) = self.game.clone() else {
             self.say("info string no game (send setup or position)");
             return;
         };
-        let Some(view) = game.view else {
+        let Some(view) = game.view.clone() else {
             self.say(&format!(
                 "info string playing {} with setup {}; enemy placement not known yet",
                 game.color, game.setup
@@ -518,20 +550,75 @@ impl<W: Write> Engine<W> {
                 known.join(" ")
             }
         ));
+        self.say(&most_likely_line(&game.belief(&view)));
         self.say(&format!("info string position {}", view.to_text()));
+    }
+}
+
+/// A piece's ranks by falling probability (ties in rank order), those that print as 0.000
+/// left out.
+fn ranked(p: &[f64; crate::rules::piece::NUM_RANKS]) -> Vec<(Rank, f64)> {
+    let mut v: Vec<(Rank, f64)> = Rank::ALL
+        .iter()
+        .map(|r| (*r, p[r.index()]))
+        .filter(|(_, x)| *x >= 0.0005)
+        .collect();
+    v.sort_by(|a, b| b.1.total_cmp(&a.1));
+    v
+}
+
+/// The `beliefs` answer: `info string belief <square> <piece>:<p> ...` per unknown enemy
+/// piece on the board (text order), `info string belief captured ...` per piece captured
+/// unseen, or `info string belief none`.
+fn belief_lines(b: &Belief) -> Vec<String> {
+    let lines: Vec<String> = b
+        .marginals()
+        .iter()
+        .map(|(sq, p)| {
+            let probs: Vec<String> = ranked(p)
+                .iter()
+                .map(|(r, x)| format!("{}:{x:.3}", r.to_char()))
+                .collect();
+            let at = sq.map_or("captured".to_string(), |s| s.to_string());
+            format!("info string belief {at} {}", probs.join(" "))
+        })
+        .collect();
+    if lines.is_empty() {
+        vec!["info string belief none".to_string()]
+    } else {
+        lines
+    }
+}
+
+/// The `d` summary of the beliefs: the most likely rank of every unknown enemy piece on
+/// the board, with its probability in percent.
+fn most_likely_line(b: &Belief) -> String {
+    let items: Vec<String> = b
+        .marginals()
+        .iter()
+        .filter_map(|(sq, p)| {
+            let (r, x) = *ranked(p).first()?;
+            Some(format!("{} {} {:.0}%", (*sq)?, r.to_char(), 100.0 * x))
+        })
+        .collect();
+    if items.is_empty() {
+        "info string most likely: none".to_string()
+    } else {
+        format!("info string most likely: {}", items.join(", "))
     }
 }
 
 /// Builds the engine's view of a game: its setup, the enemy's occupied squares (its whole
 /// zone when omitted; required for variants that do not fill the zone), and the moves so
-/// far with what they revealed.
+/// far with what they revealed; and the tracker that followed the enemy's pieces through
+/// them.
 fn build_view(
     opts: &Options,
     color: Color,
     setup: &Setup,
     enemy: Option<&[Square]>,
     moves: &[ObservedMove],
-) -> Result<Position, String> {
+) -> Result<(Position, Tracker), String> {
     let v = opts.variant;
     let them = color.flip();
     let mut pos = Position::empty(v, opts.rules);
@@ -568,10 +655,13 @@ fn build_view(
         pos.put(*sq, Piece::new(them, Rank::Unknown), 0)
             .map_err(|e| format!("enemy square {sq}: {}", e.0))?;
     }
+    let mut tracker = Tracker::new(&pos);
     for (i, om) in moves.iter().enumerate() {
+        let seen = tracker.prepare(&pos, om.mv);
         apply_observed(&mut pos, color, om).map_err(|e| format!("move {} ({}): {e}", i + 1, om.mv))?;
+        tracker.commit(seen, &pos);
     }
-    Ok(pos)
+    Ok((pos, tracker))
 }
 
 /// Plays one observed move on the engine's view, checking it against what the view knows.

@@ -3,6 +3,7 @@
 
 pub mod arena;
 pub mod belief;
+pub mod calibrate;
 pub mod engine;
 pub mod play;
 pub mod protocol;

@@ -79,6 +79,8 @@ enum Command {
     Setup(marshal::setup::cli::SetupArgs),
     /// Play against the engine in a terminal (coloured board, save and resume).
     Play(marshal::play::PlayArgs),
+    /// Self-play games that score the beliefs (log-loss, Brier) against the true ranks.
+    Calibrate(marshal::calibrate::CalibrateArgs),
 }
 
 fn parse_rules(base: Rules, items: &[String]) -> Result<Rules, String> {
@@ -396,6 +398,7 @@ fn main() -> ExitCode {
         Some(Command::Replay { file, legal, rules }) => replay(&file, legal, &rules),
         Some(Command::Setup(args)) => marshal::setup::cli::run(&args),
         Some(Command::Play(args)) => marshal::play::run(&args),
+        Some(Command::Calibrate(args)) => marshal::calibrate::run(&args, &mut std::io::stdout()),
         Some(Command::Match(args)) => run_match(args),
         Some(Command::Stats { files }) => stats(&files),
         Some(Command::Bench) => {

@@ -3,19 +3,9 @@
 use marshal::rules::{record::describe_end, GameRecord, Position, Rules, Setup, Variant};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::path::PathBuf;
-use std::process::Command;
 
-fn marshal(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_marshal"))
-        .args(args)
-        .output()
-        .expect("run marshal");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+mod support;
+use support::run_marshal as marshal;
 
 fn data(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

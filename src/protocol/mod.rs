@@ -60,6 +60,8 @@ pub enum Command {
     Quit,
     /// Board from the engine's view.
     Display,
+    /// The engine's belief about every hidden enemy piece.
+    Beliefs,
     Perft {
         depth: u32,
     },
@@ -82,6 +84,7 @@ pub const COMMANDS: &[&str] = &[
     "stop",
     "quit",
     "d",
+    "beliefs",
     "perft",
     "bench",
     "help",
@@ -161,6 +164,7 @@ impl std::str::FromStr for Command {
             "stop" => no_args(Command::Stop),
             "quit" => no_args(Command::Quit),
             "d" => no_args(Command::Display),
+            "beliefs" => no_args(Command::Beliefs),
             "bench" => no_args(Command::Bench),
             "help" => no_args(Command::Help),
             "perft" => {

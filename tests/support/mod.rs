@@ -1,5 +1,5 @@
-//! Helpers shared by the rules tests: squares and moves from text, positions from piece
-//! tokens, playing checked moves, editing fields of a position line.
+//! Helpers shared by the tests: squares and moves from text, positions from piece
+//! tokens, playing checked moves, editing fields of a position line, running the binary.
 // Each test crate uses a different subset of these helpers.
 #![allow(dead_code)]
 
@@ -54,4 +54,17 @@ pub fn retext(pos: &Position, fields: &[(usize, &str)]) -> Position {
         parts[i] = v;
     }
     Position::from_text(&parts.join(" "), *pos.rules()).unwrap()
+}
+
+/// Runs the `marshal` binary with `args`: its exit code, stdout and stderr.
+pub fn run_marshal(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_marshal"))
+        .args(args)
+        .output()
+        .expect("run marshal");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
