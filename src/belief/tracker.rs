@@ -39,7 +39,7 @@ use super::prior::Prior;
 use super::{Belief, RankMask, ALL_RANKS, NOT_FLAG};
 use crate::rules::piece::{resolve_combat, NUM_RANKS};
 use crate::rules::position::REVEALED;
-use crate::rules::square::STRIDE;
+use crate::rules::square::DIRS;
 use crate::rules::{Color, Combat, Move, Position, Rank, Square, Variant};
 
 /// Piece identities a position can hand out.
@@ -211,10 +211,9 @@ pub struct Tracker {
 /// The squares next to `sq` on the board.
 fn neighbours(v: &Variant, sq: Square) -> impl Iterator<Item = Square> + '_ {
     let i = sq.index() as isize;
-    [STRIDE as isize, -(STRIDE as isize), -1, 1]
-        .into_iter()
+    DIRS.into_iter()
         .filter_map(move |d| {
-            let j = i + d;
+            let j = i + d as isize;
             (j >= 0).then(|| Square::from_index(j as usize))
         })
         .filter(move |s| v.is_playable(*s))
@@ -659,58 +658,37 @@ mod tests {
         t.commit(p, view);
     }
 
+    /// With our `rank` on `at` (seen by Blue or not) and our Flag on a1, Blue plays the
+    /// one-step `mv`: the moving piece's probabilities before and after.
+    fn one_step(at: &str, rank: Rank, seen: bool, mv: &str) -> ([f64; NUM_RANKS], [f64; NUM_RANKS]) {
+        let mut view = duel_view(Rules::default(), &[(at, rank, seen), ("a1", Rank::Flag, false)], &BLUE);
+        let mut t = Tracker::new(&view);
+        let before = marginal(&t.belief(&view), &mv[..2]);
+        blue_moves(&mut t, &mut view, mv);
+        (before, marginal(&t.belief(&view), &mv[2..]))
+    }
+
     #[test]
     fn a_charge_at_the_seen_marshal_points_to_the_spy() {
-        let mut view = duel_view(
-            Rules::default(),
-            &[("e5", Rank::Marshal, true), ("a1", Rank::Flag, false)],
-            &BLUE,
-        );
-        let mut t = Tracker::new(&view);
-        let before = marginal(&t.belief(&view), "e7");
-        blue_moves(&mut t, &mut view, "e7e6");
-        let after = marginal(&t.belief(&view), "e6");
+        let (before, after) = one_step("e5", Rank::Marshal, true, "e7e6");
         let spy = Rank::Spy.index();
         assert!(after[spy] > 2.0 * before[spy], "Spy {} -> {}", before[spy], after[spy]);
         assert_eq!(after[Rank::Bomb.index()], 0.0, "it moved");
         // Without the seen Marshal the same step says nothing of the Spy.
-        let mut quiet = duel_view(
-            Rules::default(),
-            &[("e5", Rank::Marshal, false), ("a1", Rank::Flag, false)],
-            &BLUE,
-        );
-        let mut q = Tracker::new(&quiet);
-        blue_moves(&mut q, &mut quiet, "e7e6");
-        let plain = marginal(&q.belief(&quiet), "e6");
+        let (_, plain) = one_step("e5", Rank::Marshal, false, "e7e6");
         assert!(after[spy] > 1.5 * plain[spy]);
     }
 
     #[test]
     fn a_charge_at_a_seen_general_points_to_the_marshal() {
-        let mut view = duel_view(
-            Rules::default(),
-            &[("e5", Rank::General, true), ("a1", Rank::Flag, false)],
-            &BLUE,
-        );
-        let mut t = Tracker::new(&view);
-        let before = marginal(&t.belief(&view), "e7");
-        blue_moves(&mut t, &mut view, "e7e6");
-        let after = marginal(&t.belief(&view), "e6");
+        let (before, after) = one_step("e5", Rank::General, true, "e7e6");
         let m = Rank::Marshal.index();
         assert!(after[m] > 2.0 * before[m], "Marshal {} -> {}", before[m], after[m]);
     }
 
     #[test]
     fn fleeing_from_a_seen_general_rules_the_marshal_down() {
-        let mut view = duel_view(
-            Rules::default(),
-            &[("e6", Rank::General, true), ("a1", Rank::Flag, false)],
-            &BLUE,
-        );
-        let mut t = Tracker::new(&view);
-        let before = marginal(&t.belief(&view), "e7");
-        blue_moves(&mut t, &mut view, "e7f7");
-        let after = marginal(&t.belief(&view), "f7");
+        let (before, after) = one_step("e6", Rank::General, true, "e7f7");
         let m = Rank::Marshal.index();
         assert!(after[m] < 0.5 * before[m], "Marshal {} -> {}", before[m], after[m]);
         assert!(after[Rank::Scout.index()] > before[Rank::Scout.index()]);
