@@ -772,6 +772,17 @@ impl Position {
         Ok(())
     }
 
+    /// Exchanges the ranks of the pieces on two squares (mailbox indices) of one colour:
+    /// another guess at hidden ranks for a search; flags and identities stay where they are.
+    pub(crate) fn swap_ranks(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (Piece(self.cells[a]).rank(), Piece(self.cells[b]).rank());
+        self.set_rank(a, rb);
+        self.set_rank(b, ra);
+        if let Some(h) = self.history.last_mut() {
+            *h = self.parts;
+        }
+    }
+
     fn set_rank(&mut self, sq: usize, r: Rank) {
         let cell = self.cells[sq];
         let Some(p) = Piece::from_cell(cell) else { return };

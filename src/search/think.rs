@@ -8,9 +8,10 @@
 
 use super::eval::{evaluate, VALUES, WIN, WIN_BOUND};
 use crate::belief::Belief;
-use crate::rules::piece::{resolve_combat, RANK_MASK};
+use crate::rules::piece::{resolve_combat, Piece, NUM_RANKS, RANK_MASK};
+use crate::rules::position::{MOVED, REVEALED};
 use crate::rules::square::CELLS;
-use crate::rules::{Combat, GameEnd, Move, Position};
+use crate::rules::{Color, Combat, GameEnd, Move, Position, Rank, Square};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -59,6 +60,12 @@ const WORLDS: usize = 8;
 /// What a won game counts for in the average over worlds: about five Marshals, so that
 /// a Flag that is one guess among many does not outweigh everything else.
 const WIN_IN_AVERAGE: i32 = 2_000;
+/// What a won game counts for, beyond the static score of the root, in one
+/// outcome of an attack on a piece whose rank the searcher has not seen: a guessed Flag
+/// is worth about two Marshals more than the position, not the game.
+const WIN_IN_CHANCE: i32 = 800;
+/// Piece identities (`Position::ids`) range below this.
+const IDS: usize = 128;
 /// How far below a world's best root move a move's score still needs to be exact.
 const ROOT_MARGIN: i32 = 150;
 /// Depth when no limit at all is given.
@@ -177,6 +184,39 @@ struct Searcher<'a> {
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
     bufs: Vec<Vec<(i32, Move)>>,
+    /// The searching side (the side to move at the root).
+    us: Color,
+    /// By piece identity in the current world: the root belief of each enemy piece whose
+    /// rank the searcher has not seen (zero for every other piece).
+    marg: Vec<[f32; NUM_RANKS]>,
+    /// The range chance-node outcomes are clamped to, from our side: no loss is clamped;
+    /// a win counts `WIN_IN_CHANCE` beyond the static score of the current world's root
+    /// (or of an even position).
+    chance_lo: i32,
+    chance_hi: i32,
+}
+
+/// One outcome of an attack on an unseen piece: its probability, and the square of the
+/// enemy piece whose rank is exchanged with the defender's to play it out (`None`: the
+/// defender's rank in this world already gives this outcome).
+#[derive(Clone, Copy, Debug)]
+struct Outcome {
+    p: f32,
+    swap: Option<usize>,
+}
+
+impl Outcome {
+    const NONE: Outcome = Outcome { p: 0.0, swap: None };
+}
+
+/// The index of a combat result among the outcomes of an attack.
+fn combat_index(c: Combat) -> usize {
+    match c {
+        Combat::AttackerWins => 0,
+        Combat::DefenderWins => 1,
+        Combat::BothDie => 2,
+        Combat::FlagCaptured => 3,
+    }
 }
 
 impl<'a> Searcher<'a> {
@@ -191,6 +231,10 @@ impl<'a> Searcher<'a> {
             killers: vec![[Move::NULL; 2]; MAX_PLY + 1],
             history: vec![0; CELLS * CELLS],
             bufs: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            us: Color::Red,
+            marg: vec![[0.0; NUM_RANKS]; IDS],
+            chance_lo: -WIN,
+            chance_hi: WIN_IN_CHANCE,
         }
     }
 
@@ -217,10 +261,155 @@ impl<'a> Searcher<'a> {
         true
     }
 
-    /// Ages the ordering tables between worlds (they describe one world's board).
-    fn new_world(&mut self) {
+    /// Ages the ordering tables between worlds (they describe one world's board) and
+    /// learns the world's identities of the pieces in `unseen` (root squares and beliefs).
+    fn new_world(&mut self, world: &Position, unseen: &[(Square, [f32; NUM_RANKS])]) {
         self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
         self.history.iter_mut().for_each(|h| *h /= 8);
+        self.us = world.side_to_move();
+        // Only wins are clamped: a loss in one outcome is a loss (clamped, it would let
+        // any chance node hide a forced loss found elsewhere in the tree).
+        self.chance_lo = -WIN;
+        self.chance_hi = evaluate(world).max(0) + WIN_IN_CHANCE;
+        self.marg.iter_mut().for_each(|p| *p = [0.0; NUM_RANKS]);
+        for (sq, p) in unseen {
+            self.marg[world.ids[sq.index()] as usize % IDS] = *p;
+        }
+    }
+
+    /// Is `m` our attack on an enemy piece whose rank we have not seen?
+    #[inline]
+    fn attacks_unseen(&self, pos: &Position, m: Move) -> bool {
+        let t = m.to().index();
+        let def = pos.cells[t];
+        pos.side == self.us
+            && Piece::from_cell(def).is_some_and(|p| p.color() != self.us)
+            && pos.flags[t] & REVEALED == 0
+            && m.rescue().is_none()
+    }
+
+    /// The outcomes of our attack `m` on an unseen piece, by the root belief of that piece
+    /// (each outcome played out with the likeliest rank that gives it); 0 when `m` is no
+    /// such attack or the world's own rank is the only outcome.
+    fn outcomes(&self, pos: &Position, m: Move, out: &mut [Outcome; 4]) -> usize {
+        if !self.attacks_unseen(pos, m) {
+            return 0;
+        }
+        let (f, t) = (m.from().index(), m.to().index());
+        let probs = &self.marg[pos.ids[t] as usize % IDS];
+        let moved = pos.flags[t] & MOVED != 0;
+        let att = Piece(pos.cells[f]).rank();
+        let truth = Piece(pos.cells[t]).rank();
+        let adv = pos.rules.attacker_advantage;
+        let mut mass = [0f32; 4];
+        // Per outcome: the rank that plays it out and its probability (the world's own
+        // rank first: it needs no exchange).
+        let mut pick: [Option<(Rank, f32)>; 4] = [None; 4];
+        let mut truth_class = None;
+        for r in Rank::ALL {
+            let p = probs[r.index()];
+            if p <= 0.0 || (moved && !r.is_movable()) {
+                continue;
+            }
+            let k = combat_index(resolve_combat(att, r, adv));
+            mass[k] += p;
+            if r == truth {
+                truth_class = Some(k);
+            } else if truth_class != Some(k) && pick[k].is_none_or(|(_, q)| p > q) && self.partner(pos, t, r).is_some()
+            {
+                pick[k] = Some((r, p));
+            }
+        }
+        if let Some(k) = truth_class {
+            pick[k] = Some((truth, 1.0));
+        } else {
+            let k = combat_index(resolve_combat(att, truth, adv));
+            mass[k] = mass[k].max(f32::MIN_POSITIVE);
+            pick[k] = Some((truth, 1.0));
+        }
+        let total: f32 = (0..4).filter(|&k| pick[k].is_some()).map(|k| mass[k]).sum();
+        let mut n = 0;
+        for k in 0..4 {
+            if let Some((r, _)) = pick[k] {
+                if mass[k] > 0.0 {
+                    let swap = if r == truth { None } else { self.partner(pos, t, r) };
+                    out[n] = Outcome {
+                        p: mass[k] / total,
+                        swap,
+                    };
+                    n += 1;
+                }
+            }
+        }
+        if n == 1 && out[0].swap.is_none() {
+            return 0;
+        }
+        n
+    }
+
+    /// An unseen enemy piece of rank `r` (not on `def`) that may exchange ranks with the
+    /// piece on `def`: a piece that has moved cannot take a Bomb's or a Flag's rank.
+    fn partner(&self, pos: &Position, def: usize, r: Rank) -> Option<usize> {
+        let them = self.us.flip();
+        let immobile = !Piece(pos.cells[def]).rank().is_movable();
+        let code = Piece::new(them, r).code();
+        let mut bits = pos.bb[them.index()][0];
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize + crate::rules::square::STRIDE;
+            bits &= bits - 1;
+            if sq != def
+                && pos.cells[sq] == code
+                && pos.flags[sq] & REVEALED == 0
+                && !(immobile && pos.flags[sq] & MOVED != 0)
+            {
+                return Some(sq);
+            }
+        }
+        None
+    }
+
+    /// The score of playing `m` for the side to move, searched to `depth - 1`: an attack
+    /// of ours on an unseen piece is a chance node over that piece's rank (each outcome
+    /// clamped to `chance_lo..=chance_hi`, searched with the windows of Ballard's Star1 so
+    /// that bounds stay exact), anything else a plain alpha-beta child.
+    fn child(&mut self, pos: &mut Position, m: Move, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let mut outs = [Outcome::NONE; 4];
+        let n = self.outcomes(pos, m, &mut outs);
+        if n == 0 {
+            pos.make(m);
+            let s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
+            pos.unmake();
+            return s;
+        }
+        let t = m.to().index();
+        let (cl, ch) = (self.chance_lo as f32, self.chance_hi as f32);
+        let (mut sum, mut left) = (0f32, 1f32);
+        for o in &outs[..n] {
+            left = (left - o.p).max(0.0);
+            let lo = ((alpha as f32 - sum - ch * left) / o.p).floor().max(-INF as f32) as i32;
+            let hi = ((beta as f32 - sum - cl * left) / o.p).ceil().min(INF as f32) as i32;
+            if let Some(sq) = o.swap {
+                pos.swap_ranks(t, sq);
+            }
+            pos.make(m);
+            let s = -self.negamax(pos, depth - 1, -hi, -lo, ply + 1);
+            pos.unmake();
+            if let Some(sq) = o.swap {
+                pos.swap_ranks(t, sq);
+            }
+            if self.aborted {
+                return 0;
+            }
+            let v = s.clamp(self.chance_lo, self.chance_hi) as f32;
+            if s <= lo {
+                return (sum + o.p * v + ch * left).ceil() as i32;
+            }
+            if s >= hi {
+                return (sum + o.p * v + cl * left).floor() as i32;
+            }
+            sum += o.p * v;
+        }
+        sum.round() as i32
     }
 
     fn order(&self, pos: &Position, moves: &mut [(i32, Move)], ply: usize) {
@@ -261,9 +450,7 @@ impl<'a> Searcher<'a> {
             pick(&mut moves, i);
             let m = moves[i].1;
             let quiet = pos.cells[m.to().index()] == 0;
-            pos.make(m);
-            let s = -self.negamax(pos, depth - 1, -beta, -alpha, ply + 1);
-            pos.unmake();
+            let s = self.child(pos, m, depth, alpha, beta, ply);
             if self.aborted {
                 break;
             }
@@ -306,7 +493,8 @@ impl<'a> Searcher<'a> {
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         moves.clear();
         pos.for_each_legal(|m| {
-            if m.rescue().is_none() {
+            // Our attacks on unseen pieces are chance events, left to the full-width search.
+            if m.rescue().is_none() && !self.attacks_unseen(pos, m) {
                 if let Some(g) = attack_gain(pos, m) {
                     if g > 0 {
                         moves.push((g, m));
@@ -348,9 +536,7 @@ impl<'a> Searcher<'a> {
             // Moves far below this world's best only need a bound: they will not win the
             // average over worlds (the bound stands in for their score).
             let alpha = if best > -INF { best - ROOT_MARGIN } else { -INF };
-            world.make(m);
-            let s = -self.negamax(world, depth as i32 - 1, -INF, -alpha, 1);
-            world.unmake();
+            let s = self.child(world, m, depth as i32, alpha, INF, 0);
             if self.aborted {
                 return false;
             }
@@ -451,6 +637,16 @@ fn search(
             }
         }
     }
+    // What the searcher believes of each unseen piece on the board (chance nodes).
+    let unseen: Vec<(Square, [f32; NUM_RANKS])> = if belief.has_hidden() {
+        belief
+            .marginals()
+            .into_iter()
+            .filter_map(|(sq, p)| Some((sq?, p.map(|x| x as f32))))
+            .collect()
+    } else {
+        Vec::new()
+    };
     // Threads share the worlds; each has its own tables and its share of a node limit.
     let threads = (limits.threads.max(1) as usize).min(n_worlds);
     let share = limits.nodes.map_or(u64::MAX, |n| n / threads as u64);
@@ -464,14 +660,14 @@ fn search(
             break;
         }
         let parts: Vec<Option<Tally>> = if threads == 1 {
-            vec![searchers[0].tally(&mut worlds, &root, depth)]
+            vec![searchers[0].tally(&mut worlds, &root, depth, &unseen)]
         } else {
-            let root = &root;
+            let (root, unseen) = (&root, &unseen);
             std::thread::scope(|sc| {
                 let handles: Vec<_> = searchers
                     .iter_mut()
                     .zip(worlds.chunks_mut(per))
-                    .map(|(s, ws)| sc.spawn(move || s.tally(ws, root, depth)))
+                    .map(|(s, ws)| sc.spawn(move || s.tally(ws, root, depth, unseen)))
                     .collect();
                 handles.into_iter().map(|h| h.join().ok().flatten()).collect()
             })
@@ -555,11 +751,17 @@ impl Tally {
 
 impl Searcher<'_> {
     /// Searches every root move in each of `worlds` at `depth`; `None` if aborted.
-    fn tally(&mut self, worlds: &mut [Position], root: &[Move], depth: u32) -> Option<Tally> {
+    fn tally(
+        &mut self,
+        worlds: &mut [Position],
+        root: &[Move],
+        depth: u32,
+        unseen: &[(Square, [f32; NUM_RANKS])],
+    ) -> Option<Tally> {
         let mut t = Tally::new(root.len());
         let mut scores = vec![0i32; root.len()];
         for w in worlds.iter_mut() {
-            self.new_world();
+            self.new_world(w, unseen);
             if !self.root(w, root, depth, &mut scores) {
                 return None;
             }
@@ -639,6 +841,53 @@ mod tests {
         let rows: Vec<String> = grid.iter().map(|r| r.concat()).collect();
         let text = format!("classic {view} {} {side} 10 0 -/- 0/0 -/- 0/0 -", rows.join("/"));
         Position::from_text(&text, Rules::default()).unwrap()
+    }
+
+    #[test]
+    fn unseen_pieces_are_attacked_by_what_their_likely_ranks_cost() {
+        // Blue's five unmoved unknown pieces are three Bombs, the Flag and a Sergeant
+        // (everything else is captured). Red's known Marshal and its last Miner both touch
+        // e4: the Marshal would win only 40% of the time and lose itself 60% of the time;
+        // the Miner wins 80% (a Bomb or the Flag). Sampled worlds where e4 is the Flag or
+        // the Sergeant made the Marshal's attack look good; the chance node does not.
+        let mut grid = vec![vec![".".to_string(); 10]; 10];
+        for (r, row) in grid.iter_mut().enumerate() {
+            for (f, cell) in row.iter_mut().enumerate() {
+                if (r == 4 || r == 5) && matches!(f, 2 | 3 | 6 | 7) {
+                    *cell = "~".into();
+                }
+            }
+        }
+        let put = |g: &mut Vec<Vec<String>>, sq: &str, tok: &str| {
+            let sq = crate::rules::Square::parse(sq).unwrap();
+            g[9 - sq.rank() as usize][sq.file() as usize] = tok.to_string();
+        };
+        for sq in ["e4", "a10", "b10", "c10", "d10"] {
+            put(&mut grid, sq, "b?");
+        }
+        put(&mut grid, "j10", "b2'!");
+        put(&mut grid, "a1", "rF");
+        put(&mut grid, "a2", "rB");
+        put(&mut grid, "b1", "rB");
+        put(&mut grid, "e3", "rM'!");
+        put(&mut grid, "f4", "r3'");
+        let rows: Vec<String> = grid.iter().map(|r| r.concat()).collect();
+        let red_lost = "BBBBS222222223333444455556666777889";
+        let blue_lost = "BBBS22222223333344455556666777889M";
+        let text = format!(
+            "classic r {} r 10 0 {red_lost}/{blue_lost} 0/0 -/- 0/0 -",
+            rows.join("/")
+        );
+        let view = Position::from_text(&text, Rules::default()).unwrap();
+        let marshal = Move::parse("e3e4").unwrap();
+        let miner = Move::parse("f4e4").unwrap();
+        for d in 1..=3 {
+            for seed in 1..=4 {
+                let r = go(&view, depth(d), seed);
+                assert_ne!(r.best, Some(marshal), "depth {d} seed {seed}");
+                assert_eq!(r.best, Some(miner), "depth {d} seed {seed}");
+            }
+        }
     }
 
     /// Equal results, the time aside.
