@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Scores a UCC ladder folder (benches/ucc-ladder.sh) from the manager's own files.
+
+    python3 benches/ucc_ladder_stats.py OUTDIR
+
+For every OUTDIR/<opponent>/<i>.out (the manager's result line) and <i>.log (its -o log),
+with Marshal the player whose path ends in /marshal: wins, draws, losses and score; games
+in which Marshal's Marshal (UCC '1') died attacking a Bomb; games in which Marshal's Flag
+was taken; games that ended by an error (not counted in the score).
+"""
+import os
+import sys
+
+WIN_FOR_NAMED = {"VICTORY": 1, "DEFAULT": 1, "DEFEAT": 0, "SURRENDER": 0, "ILLEGAL": 0}
+DRAWS = {"DRAW", "DRAW_DEFAULT"}
+
+
+def is_marshal(name):
+    return os.path.basename(name) == "marshal"
+
+
+def game(out_path, log_path):
+    """(result from Marshal's side: 'W', 'D', 'L' or 'E', marshal_on_bomb, flag_lost, turns, why)."""
+    line = open(out_path).read().split()
+    if len(line) < 4:
+        return "E", False, False, 0, "no result line"
+    name, colour, outcome, turns = line[0], line[1], line[2], int(line[3])
+    if outcome in DRAWS:
+        res = "D"
+    elif outcome in WIN_FOR_NAMED:
+        named_wins = WIN_FOR_NAMED[outcome] == 1
+        res = "W" if named_wins == is_marshal(name) else "L"
+    else:
+        res = "E"
+    ours = None
+    bomb = flag = False
+    if os.path.exists(log_path):
+        for l in open(log_path):
+            w = l.split()
+            if len(w) >= 3 and w[1] in ("RED", "BLUE") and w[2] == "SETUP" and is_marshal(w[0]):
+                ours = "RED:" if w[1] == "RED" else "BLU:"
+            if len(w) >= 4 and w[1] in ("RED:", "BLU:"):
+                if w[1] == ours and w[-3:] == ["DIES", "1", "B"]:
+                    bomb = True
+                if w[1] != ours and w[-1] == "VICTORY_FLAG":
+                    flag = True
+    return res, bomb, flag, turns, outcome
+
+
+def main():
+    root = sys.argv[1]
+    rows = []
+    total = {"W": 0, "D": 0, "L": 0, "E": 0, "bomb": 0, "flag": 0, "n": 0}
+    for opp in sorted(os.listdir(root)):
+        d = os.path.join(root, opp)
+        if not os.path.isdir(d):
+            continue
+        c = {"W": 0, "D": 0, "L": 0, "E": 0, "bomb": 0, "flag": 0, "n": 0}
+        outs = sorted((f for f in os.listdir(d) if f.endswith(".out")), key=lambda f: int(f[:-4]))
+        for f in outs:
+            i = f[:-4]
+            res, bomb, flag, turns, why = game(os.path.join(d, f), os.path.join(d, i + ".log"))
+            c[res] += 1
+            c["n"] += 1
+            c["bomb"] += bomb
+            c["flag"] += flag
+            if res in "LE":
+                print(f"{opp} game {i}: {res} ({why} at turn {turns})", file=sys.stderr)
+        if c["n"]:
+            rows.append((opp, c))
+            for k in total:
+                total[k] += c[k]
+    print("| opponent | games | W/D/L | score | Marshal on a Bomb | Flag lost | errors |")
+    print("|---|---|---|---|---|---|---|")
+    for opp, c in rows + [("all", total)]:
+        played = c["W"] + c["D"] + c["L"]
+        score = 100.0 * (c["W"] + 0.5 * c["D"]) / played if played else 0.0
+        print(f"| {opp} | {c['n']} | {c['W']}/{c['D']}/{c['L']} | {score:.1f}% | "
+              f"{c['bomb']} | {c['flag']} | {c['E']} |")
+
+
+if __name__ == "__main__":
+    main()
