@@ -32,7 +32,11 @@ pub const VALUES: [i32; 13] = [
     80,   // Unknown (never in a determinized position)
 ];
 
-/// A Miner's value while the enemy still has Bombs.
+/// What a side's Miners are worth together while the enemy still has Bombs, by how many
+/// are left (then 60 more each): the last ones are what takes a Flag behind Bombs, and
+/// lost games ended with none of them left.
+const MINERS_WITH_BOMBS: [i32; 6] = [0, 250, 400, 500, 580, 650];
+/// A Miner's hidden-rank bonus is counted from this value.
 const MINER_WITH_BOMBS: i32 = 100;
 /// The Spy's value once the enemy Marshal is gone.
 const SPY_WITHOUT_MARSHAL: i32 = 10;
@@ -43,17 +47,39 @@ const HIDDEN_SHIFT: u32 = 3;
 const ADVANCE: i32 = 2;
 
 /// What an enemy movable piece `d` steps (Manhattan) from a Flag costs its owner: the
-/// search sees captures within its horizon; this sees the walks just beyond it.
-const FLAG_DANGER: [i32; 7] = [0, 60, 40, 24, 12, 6, 2];
+/// search sees captures within its horizon; this sees the walks beyond it.
+const FLAG_DANGER: [i32; 11] = [0, 60, 40, 26, 16, 10, 6, 4, 3, 2, 1];
+/// How many times `FLAG_DANGER` an enemy piece costs when it is nearer the Flag than every
+/// piece of the owner's that could stop it (beat it or trade with it): a race it wins.
+const RACE: i32 = 3;
+/// Per step from the enemy Flag of the nearest piece that could take it (a Miner while
+/// Bombs stand beside it), for a side ahead by at least `HUNT_LEAD`: a won position is
+/// only won once someone walks to the Flag.
+const HUNT: i32 = 4;
+const HUNT_LEAD: i32 = 150;
+/// Steps beyond which the hunt is not rewarded (the board's width and more).
+const HUNT_REACH: i32 = 16;
 
 /// The value of a piece of `rank` for its owner, given what the enemy has left.
 #[inline]
 pub fn piece_value(pos: &Position, owner: Color, rank: Rank) -> i32 {
     let them = owner.flip();
     match rank {
-        Rank::Miner if pos.count(them, Rank::Bomb) > 0 => MINER_WITH_BOMBS,
+        Rank::Miner if pos.count(them, Rank::Bomb) > 0 => {
+            let n = pos.count(owner, Rank::Miner).max(1) as usize;
+            miners_value(n) - miners_value(n - 1)
+        }
         Rank::Spy if pos.count(them, Rank::Marshal) == 0 => SPY_WITHOUT_MARSHAL,
         r => VALUES[r.index()],
+    }
+}
+
+/// What `n` Miners are worth together while the enemy has Bombs.
+#[inline]
+fn miners_value(n: usize) -> i32 {
+    match MINERS_WITH_BOMBS.get(n) {
+        Some(&v) => v,
+        None => MINERS_WITH_BOMBS[5] + 60 * (n as i32 - 5),
     }
 }
 
@@ -63,31 +89,90 @@ fn square_of(bits: u128) -> usize {
     bits.trailing_zeros() as usize + STRIDE
 }
 
-/// How threatened `color`'s Flag is by nearby enemy movable pieces.
-fn flag_danger(pos: &Position, color: Color) -> i32 {
+/// Manhattan distance between two mailbox squares.
+#[inline]
+fn dist(a: usize, b: usize) -> i32 {
+    ((a / STRIDE) as i32 - (b / STRIDE) as i32).abs() + ((a % STRIDE) as i32 - (b % STRIDE) as i32).abs()
+}
+
+/// The square of `color`'s Flag, if it has one on the board.
+#[inline]
+fn flag_square(pos: &Position, color: Color) -> Option<usize> {
     let c = color.index();
     let mut still = pos.bb[c][0] & !(pos.bb[c][1] | pos.bb[c][2]);
     let flag = Rank::Flag as u8;
-    let mut danger = 0;
     while still != 0 {
         let sq = square_of(still);
         still &= still - 1;
-        if pos.cells[sq] & RANK_MASK != flag {
-            continue;
+        if pos.cells[sq] & RANK_MASK == flag {
+            return Some(sq);
         }
-        let (fr, ff) = ((sq / STRIDE) as i32, (sq % STRIDE) as i32);
-        let them = color.flip().index();
-        let mut movers = pos.bb[them][1] | pos.bb[them][2];
-        while movers != 0 {
-            let m = square_of(movers);
-            movers &= movers - 1;
-            let d = ((m / STRIDE) as i32 - fr).abs() + ((m % STRIDE) as i32 - ff).abs();
-            if let Some(&w) = FLAG_DANGER.get(d as usize) {
-                danger += w;
-            }
+    }
+    None
+}
+
+/// How threatened `color`'s Flag is by nearby enemy movable pieces, more so by those
+/// that no piece of `color` able to stop them is nearer the Flag than.
+fn flag_danger(pos: &Position, color: Color, flag: usize) -> i32 {
+    let c = color.index();
+    // Nearest distance to the Flag of our movers by rank (suffix minimum: a piece stops
+    // every enemy of its rank or lower), and of the Spy (it stops only the Marshal).
+    let mut near = [i32::MAX; 12];
+    let mut spy = i32::MAX;
+    let mut ours = pos.bb[c][1] | pos.bb[c][2];
+    while ours != 0 {
+        let sq = square_of(ours);
+        ours &= ours - 1;
+        let r = (pos.cells[sq] & RANK_MASK) as usize;
+        let d = dist(sq, flag);
+        if r == Rank::Spy as usize {
+            spy = spy.min(d);
+        } else if r < near.len() {
+            near[r] = near[r].min(d);
+        }
+    }
+    for r in (0..near.len() - 1).rev() {
+        near[r] = near[r].min(near[r + 1]);
+    }
+    let mut danger = 0;
+    let mut movers = pos.bb[color.flip().index()][1] | pos.bb[color.flip().index()][2];
+    while movers != 0 {
+        let m = square_of(movers);
+        movers &= movers - 1;
+        let d = dist(m, flag);
+        if let Some(&w) = FLAG_DANGER.get(d as usize) {
+            let r = (pos.cells[m] & RANK_MASK) as usize;
+            let stopper = if r == Rank::Marshal as usize {
+                near[r].min(spy)
+            } else {
+                near[r.min(11)]
+            };
+            danger += if stopper > d { w * RACE } else { w };
         }
     }
     danger
+}
+
+/// For a side ahead on material: how near its nearest piece that could take the enemy
+/// Flag (a Miner while Bombs stand beside it, else any mover) is to it.
+fn hunt(pos: &Position, color: Color, flag: usize) -> i32 {
+    let c = color.index();
+    let bombed = crate::rules::square::DIRS.iter().any(|&d| {
+        let n = (flag as isize + d as isize) as usize;
+        pos.cells[n] == crate::rules::Piece::new(color.flip(), Rank::Bomb).code()
+    });
+    let miners = pos.counts[c][Rank::Miner.index()] > 0;
+    let mut best = HUNT_REACH;
+    let mut bits = pos.bb[c][1] | pos.bb[c][2];
+    while bits != 0 {
+        let sq = square_of(bits);
+        bits &= bits - 1;
+        if bombed && miners && pos.cells[sq] & RANK_MASK != Rank::Miner as u8 {
+            continue;
+        }
+        best = best.min(dist(sq, flag));
+    }
+    HUNT * (HUNT_REACH - best)
 }
 
 /// Material and hidden-rank bonus of `color`.
@@ -96,13 +181,18 @@ fn side_score(pos: &Position, color: Color) -> i32 {
     let counts = &pos.counts[c];
     let mut values = VALUES;
     let them = color.flip().index();
-    if pos.counts[them][Rank::Bomb.index()] > 0 {
+    let bombs = pos.counts[them][Rank::Bomb.index()] > 0;
+    if bombs {
         values[Rank::Miner.index()] = MINER_WITH_BOMBS;
     }
     if pos.counts[them][Rank::Marshal.index()] == 0 {
         values[Rank::Spy.index()] = SPY_WITHOUT_MARSHAL;
     }
     let mut s: i32 = counts.iter().zip(values.iter()).map(|(&n, &v)| n as i32 * v).sum();
+    if bombs {
+        let n = counts[Rank::Miner.index()] as usize;
+        s += miners_value(n) - n as i32 * MINER_WITH_BOMBS;
+    }
     let mut bits = pos.bb[c][0];
     let movers = pos.bb[c][1] | pos.bb[c][2];
     let top = pos.variant.ranks as i32 - 1;
@@ -119,14 +209,33 @@ fn side_score(pos: &Position, color: Color) -> i32 {
             s += ADVANCE * if color == Color::Red { row } else { top - row };
         }
     }
-    s - flag_danger(pos, color)
+    s
 }
 
 /// The static score of `pos` for the side to move (a draw-ish position is near 0).
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
     let us = pos.side_to_move();
-    side_score(pos, us) - side_score(pos, us.flip())
+    let them = us.flip();
+    let mut s = side_score(pos, us) - side_score(pos, them);
+    let (our_flag, their_flag) = (flag_square(pos, us), flag_square(pos, them));
+    if let Some(f) = our_flag {
+        s -= flag_danger(pos, us, f);
+    }
+    if let Some(f) = their_flag {
+        s += flag_danger(pos, them, f);
+    }
+    // The hunt goes to the side ahead (the material and secrecy part of the score).
+    if s >= HUNT_LEAD {
+        if let Some(f) = their_flag {
+            s += hunt(pos, us, f);
+        }
+    } else if s <= -HUNT_LEAD {
+        if let Some(f) = our_flag {
+            s -= hunt(pos, them, f);
+        }
+    }
+    s
 }
 
 #[cfg(test)]
@@ -161,5 +270,47 @@ mod tests {
             .unwrap();
         // Red: 400 + 1000 + 125 (hidden Flag); Blue: 300 + 37 + 1000 + 125; nobody advanced.
         assert_eq!(evaluate(&p), 1525 - 1462);
+    }
+
+    /// A classic position holding `pieces` (file, rank from 0, colour, rank, flags).
+    fn board(pieces: &[(u8, u8, Color, Rank, u8)]) -> Position {
+        let mut p = Position::empty(Variant::CLASSIC, Rules::default());
+        for &(f, r, c, k, fl) in pieces {
+            p.put(Square::new(f, r), Piece::new(c, k), fl).unwrap();
+        }
+        p
+    }
+
+    #[test]
+    fn the_last_miners_are_worth_most() {
+        let base = [
+            (0, 0, Color::Red, Rank::Flag, 0),
+            (9, 9, Color::Blue, Rank::Flag, 0),
+            (8, 9, Color::Blue, Rank::Bomb, 0),
+        ];
+        let with = |n: u8| {
+            let mut v = base.to_vec();
+            v.extend((0..n).map(|i| (2 + i, 0, Color::Red, Rank::Miner, REVEALED)));
+            evaluate(&board(&v))
+        };
+        let (m0, m1, m2, m3) = (with(0), with(1), with(2), with(3));
+        assert!(m1 - m0 > m2 - m1 && m2 - m1 > m3 - m2, "{m0} {m1} {m2} {m3}");
+        assert!(m1 - m0 >= 2 * VALUES[Rank::Miner.index()], "{m0} {m1}");
+    }
+
+    #[test]
+    fn an_enemy_nearer_the_flag_than_any_stopper_is_a_danger() {
+        // A revealed blue Scout three steps from Red's Flag on a1; a red Sergeant that
+        // would stop it stands two steps from the Flag, or ten.
+        let with = |sergeant_file: u8| {
+            evaluate(&board(&[
+                (0, 0, Color::Red, Rank::Flag, 0),
+                (sergeant_file, 1, Color::Red, Rank::Sergeant, REVEALED),
+                (0, 3, Color::Blue, Rank::Scout, REVEALED),
+                (9, 9, Color::Blue, Rank::Flag, 0),
+            ]))
+        };
+        let (near, far) = (with(1), with(9));
+        assert!(near > far + 30, "near {near} far {far}");
     }
 }

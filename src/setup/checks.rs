@@ -269,6 +269,25 @@ pub fn explain(setup: &Setup) -> Vec<Check> {
             }
         }
         let share = if nn == 0 { 0.0 } else { nb as f64 / nn as f64 };
+        // T1: a dense army's Flag keeps at most one side free of Bombs, and none in a
+        // corner: games lost to a lone Miner or Scout walking in through the open side
+        // of a corner Flag with one Bomb, or a Flag with no Bomb at all.
+        if dense {
+            let open = flags
+                .iter()
+                .map(|&(r, c)| {
+                    let n = g.neighbours(r, c);
+                    let free = n.iter().filter(|&&(a, b)| g.at(a, b) != Some(Rank::Bomb)).count();
+                    if n.len() <= 2 && free > 0 {
+                        2
+                    } else {
+                        free
+                    }
+                })
+                .max()
+                .unwrap_or(0);
+            out.push(Check::new("T1 flag-guard", Kind::Hard, open as f64, None, Some(1.0)));
+        }
         out.push(Check::new(
             "T1/T9 flag-bombs",
             Kind::Scored,
@@ -302,9 +321,11 @@ pub fn explain(setup: &Setup) -> Vec<Check> {
                     .all(|&(a, b)| matches!(g.at(a, b), Some(Rank::Bomb | Rank::Flag)))
         })
         .count();
+    // Hard for armies that fill the zone: pieces walled in by their own Bombs stayed out
+    // of lost games (they have room to avoid it); sparse armies rarely meet it.
     out.push(Check::new(
         "T3 walled-in",
-        Kind::Scored,
+        if dense { Kind::Hard } else { Kind::Scored },
         trapped as f64,
         None,
         Some(0.0),

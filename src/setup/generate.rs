@@ -7,6 +7,9 @@ use rand::Rng;
 
 /// Share of setups whose Flag gets a Bomb on every side (T1); humans: 44%.
 const P_FLAG_FULL: f64 = 0.60;
+/// Share of dense armies' (classic, compact) Flags with a Bomb on every side; the others
+/// leave one side open (T1 flag-guard allows no more).
+const P_FLAG_FULL_DENSE: f64 = 0.75;
 /// Share with some but not all sides bombed; the rest (10%) leave the Flag bare as a bluff.
 const P_FLAG_PARTIAL: f64 = 0.30;
 /// Share of zone-filling setups with a bombed decoy square on the back row (T2).
@@ -140,7 +143,13 @@ fn draw<R: Rng>(v: &Variant, w: &Weights, t: &Thresholds, rng: &mut R) -> Setup 
             .filter(|&(r, c)| grid[r][c].is_none())
             .collect();
         let x = rng.gen::<f64>();
-        let want = if fortress || x < P_FLAG_FULL {
+        let want = if fortress || (dense && (sides.len() <= 2 || x < P_FLAG_FULL_DENSE)) {
+            // T1 flag-guard: a dense army's Flag is bombed on every side but at most one,
+            // and fully in a corner (one open side there is the only way in).
+            sides.len()
+        } else if dense {
+            sides.len() - 1
+        } else if x < P_FLAG_FULL {
             sides.len()
         } else if x < P_FLAG_FULL + P_FLAG_PARTIAL {
             rng.gen_range(1..=sides.len().max(1))
