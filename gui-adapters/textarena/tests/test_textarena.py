@@ -175,3 +175,33 @@ def test_marshal_beats_a_random_agent_in_real_games_with_the_board_checked():
     assert all(not r.mismatches for r in results), [r.mismatches for r in results]
     assert all(r.board_checks > 20 for r in results), results
     assert sum(r.outcome == "win" for r in results) >= 0.95 * len(results), results
+
+
+def test_v1_never_makes_the_third_shuttle_move_in_a_row():
+    agent = MarshalAgent(path=marshal_bin(), version="v1")
+    d8, e8, d9, e9 = (3, 8), (4, 8), (3, 9), (4, 9)
+    agent.own_moves = [(d8, e8), (e8, d8)]
+    assert agent._forbidden() == ["i4i5"]  # D8 E8 again: the third in a row
+    agent.own_moves = [(d9, e9), (d8, e8), (e8, d8)]
+    assert agent._forbidden() == ["i4i5"]  # an earlier move of another piece does not count
+    agent.own_moves = [(d8, e8), (d9, e9), (e8, d8)]
+    assert agent._forbidden() == []  # another piece moved in between
+    agent.own_moves = [(d8, e8), (e8, (5, 8))]
+    assert agent._forbidden() == []  # not back and forth
+    v0 = MarshalAgent(path=marshal_bin(), version="v0")
+    v0.own_moves = [(d8, e8), (e8, d8)]
+    assert v0._forbidden() == []
+
+
+def test_v1_restricts_the_search_to_the_allowed_moves():
+    # Our Scout on D8 went to E8 and back while the enemy shuttled G0-F0-G0: the board is
+    # the first one again, and v1 must not play D8-E8 a third time.
+    available = "\nAvailable Moves: " + BOARD0.split("Available Moves: ")[1]
+    with MarshalAgent(path=marshal_bin(), movetime_ms=MOVETIME, version="v1") as agent:
+        agent(BOARD0)
+        agent(board_after([("D8", "E8"), ("G0", "F0")]))
+        out = agent(board_after([("D8", "E8"), ("G0", "F0"), ("E8", "D8"), ("F0", "G0")]) + available)
+        go = [line for line in agent.engine.log if line.startswith("> go")][-1]
+    assert agent.own_moves == [((3, 8), (4, 8)), ((4, 8), (3, 8))]
+    assert " searchmoves " in go and "i4i5" not in go and "i4i7" in go, go
+    assert out != "D8 E8", out
