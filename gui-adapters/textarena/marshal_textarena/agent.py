@@ -142,11 +142,13 @@ class MarshalAgent:
         self.events: List[Tuple] = []
         self.moves: List[str] = []
         self.own_moves: List[Tuple[Square, Square]] = []
+        self._raw = ""
 
     # -- the TextArena agent interface -------------------------------------------------
-    def __call__(self, observation: str) -> str:
+    def __call__(self, observation) -> str:
         turn = "?"
         try:
+            observation = self._text_of(observation)
             me = parse_player(observation)
             if me is None:
                 raise TextError("no 'You are Player N in Stratego' in the observation",
@@ -166,11 +168,31 @@ class MarshalAgent:
         src, dst = move_to_ta(move)
         return f"[{src} {dst}]" if self.version == "v0" else f"{src} {dst}"
 
+    def _text_of(self, observation) -> str:
+        """The observation as text. TextArena's wrappers give the whole history as one
+        string; its `-raw` environments give a list of (sender, message, type) with only
+        what is new, which is kept here and joined (a prompt starts a new game)."""
+        if isinstance(observation, str):
+            return observation
+        try:
+            text = "\n".join(str(item[1]) for item in observation)
+        except (TypeError, IndexError, KeyError):
+            raise TextError("the observation is neither text nor TextArena's list of messages",
+                            repr(observation)[:200]) from None
+        self._raw = text if parse_player(text) is not None else self._raw + "\n" + text
+        return self._raw
+
     def close(self) -> None:
         """Ends the engine of the current game (also done when the next game starts)."""
         if self.engine is not None:
             self.engine.close()
             self.engine = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - the interpreter may be shutting down
+            pass
 
     def __enter__(self):
         return self

@@ -20,7 +20,9 @@ class RandomAgent:
     def __init__(self, seed: int):
         self.rng = random.Random(seed)
 
-    def __call__(self, observation: str) -> str:
+    def __call__(self, observation) -> str:
+        if not isinstance(observation, str):  # a `-raw` environment's list of messages
+            observation = "\n".join(str(item[1]) for item in observation)
         found = _AVAILABLE.findall(observation)
         items = [i.strip() for i in found[-1].split(",") if i.strip()] if found else []
         if not items:

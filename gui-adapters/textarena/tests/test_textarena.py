@@ -205,3 +205,19 @@ def test_v1_restricts_the_search_to_the_allowed_moves():
     assert agent.own_moves == [((3, 8), (4, 8)), ((4, 8), (3, 8))]
     assert " searchmoves " in go and "i4i5" not in go and "i4i7" in go, go
     assert out != "D8 E8", out
+
+
+@pytest.mark.parametrize("env_id", ["Stratego-v0-train", "Stratego-v0-raw"])
+def test_the_other_observation_forms_play_too(env_id):
+    # `-train` shows the messages and only the last board; `-raw` hands over a list of
+    # the new messages only.
+    (r,) = play_series(env_id, 1, MOVETIME, path=marshal_bin(), first_seed=50)
+    assert r.outcome == "win" and r.marshal_invalid == 0 and not r.mismatches, r
+    assert r.board_checks > 20, r
+
+
+def test_an_observation_of_another_kind_raises():
+    agent = MarshalAgent(path=marshal_bin())
+    with pytest.raises(AdapterError) as e:
+        agent(12345)
+    assert "neither text nor TextArena's list" in str(e.value) and "turn ?" in str(e.value)
