@@ -452,6 +452,14 @@ impl<W: Write> Engine<W> {
             ));
             return;
         }
+        // Every move of `searchmoves` must be legal here; the engine never plays another.
+        if !p.searchmoves.is_empty() {
+            let legal = view.legal_moves();
+            if let Some(bad) = p.searchmoves.iter().find(|m| !legal.contains(m)) {
+                self.error(&format!("go searchmoves: '{bad}' is not a legal move in this position"));
+                return;
+            }
+        }
         let (time, inc) = match game.color {
             Color::Red => (p.wtime, p.winc),
             Color::Blue => (p.btime, p.binc),
@@ -465,6 +473,7 @@ impl<W: Write> Engine<W> {
             infinite: p.infinite,
             move_overhead_ms: self.opts.move_overhead,
             threads: self.opts.threads,
+            searchmoves: p.searchmoves.clone(),
         };
         let id = self.next_id;
         self.next_id += 1;

@@ -45,7 +45,8 @@ enum Command {
         /// Variant (classic, compact, duel, duel-compact, barrage, custom:<board>:<army>).
         #[arg(long, default_value = "classic")]
         variant: String,
-        /// A full position line instead of the variant's built-in setups.
+        /// A full position instead of the variant's built-in setups: our position line
+        /// or a StraDos3 string (read as `--variant`).
         #[arg(long)]
         position: Option<String>,
         /// Rule options, e.g. `--rule two-squares=off --rule rescue=on` (repeatable).
@@ -81,6 +82,8 @@ enum Command {
     Play(marshal::play::PlayArgs),
     /// Self-play games that score the beliefs (log-loss, Brier) against the true ranks.
     Calibrate(marshal::calibrate::CalibrateArgs),
+    /// Convert games (record, Gravon XML, UCC log) and positions (ours, StraDos3).
+    Convert(marshal::convert::ConvertArgs),
 }
 
 fn parse_rules(base: Rules, items: &[String]) -> Result<Rules, String> {
@@ -97,7 +100,10 @@ fn parse_rules(base: Rules, items: &[String]) -> Result<Rules, String> {
 fn perft(depth: u32, variant: &str, position: Option<&str>, rule_items: &[String]) -> Result<(), String> {
     let rules = parse_rules(Rules::default(), rule_items)?;
     let mut pos = match position {
-        Some(text) => Position::from_text(text, rules).map_err(|e| format!("bad --position: {e}"))?,
+        Some(text) => {
+            let v = Variant::parse(variant).map_err(|e| e.0)?;
+            marshal::rules::strados3::parse_any(text, &v, rules).map_err(|e| format!("bad --position: {e}"))?
+        }
         None => {
             let v = Variant::parse(variant).map_err(|e| e.0)?;
             let (r, b) = v.sample_setups();
@@ -399,6 +405,7 @@ fn main() -> ExitCode {
         Some(Command::Setup(args)) => marshal::setup::cli::run(&args),
         Some(Command::Play(args)) => marshal::play::run(&args),
         Some(Command::Calibrate(args)) => marshal::calibrate::run(&args, &mut std::io::stdout()),
+        Some(Command::Convert(args)) => marshal::convert::run(&args, &mut std::io::stdout()).map(|_| true),
         Some(Command::Match(args)) => run_match(args),
         Some(Command::Stats { files }) => stats(&files),
         Some(Command::Bench) => {

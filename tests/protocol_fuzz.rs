@@ -68,8 +68,20 @@ const PIECES: &[&str] = &[
 ];
 const COLOURS: &[&str] = &["red", "blue", "r", "b", "RED", "Blue", "green", "white", "redd", "-"];
 const KEYWORDS: &[&str] = &[
-    "name", "value", "setup", "enemy", "moves", "movetime", "wtime", "btime", "winc", "binc", "depth", "nodes",
+    "name",
+    "value",
+    "setup",
+    "enemy",
+    "moves",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "depth",
+    "nodes",
     "infinite",
+    "searchmoves",
 ];
 const OPTION_NAMES: &[&str] = &[
     "Variant",

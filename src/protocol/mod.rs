@@ -22,7 +22,22 @@ pub struct GoParams {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
     pub infinite: bool,
+    /// `searchmoves`: only these root moves are searched (empty: all legal moves).
+    pub searchmoves: Vec<Move>,
 }
+
+/// The keywords of `go`; they end a `searchmoves` list.
+const GO_KEYWORDS: [&str; 9] = [
+    "infinite",
+    "searchmoves",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "depth",
+    "nodes",
+];
 
 /// A parsed `position` command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -227,6 +242,21 @@ impl std::str::FromStr for Command {
                         "infinite" => {
                             p.infinite = true;
                             i += 1;
+                            continue;
+                        }
+                        "searchmoves" => {
+                            // UCI style: every token up to the next keyword is a move.
+                            i += 1;
+                            let first = i;
+                            while i < args.len() && !GO_KEYWORDS.contains(&args[i]) {
+                                let mv = Move::parse(args[i])
+                                    .map_err(|_| format!("go searchmoves: '{}' is not a move", args[i]))?;
+                                p.searchmoves.push(mv);
+                                i += 1;
+                            }
+                            if i == first {
+                                return Err("go searchmoves needs at least one move, e.g. 'go searchmoves e4e5'".into());
+                            }
                             continue;
                         }
                         "movetime" => p.movetime = Some(num("go movetime", val)?),

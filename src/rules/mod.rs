@@ -9,6 +9,7 @@ pub mod piece;
 pub mod position;
 pub mod record;
 pub mod square;
+pub mod strados3;
 pub mod ucc_log;
 pub mod variant;
 

@@ -34,6 +34,8 @@ pub struct Limits {
     pub move_overhead_ms: u64,
     /// Search threads (0 or 1: one).
     pub threads: u32,
+    /// `go searchmoves`: the root moves to consider (empty: every legal move).
+    pub searchmoves: Vec<Move>,
 }
 
 /// Progress of a search, reported after every completed iteration.
@@ -610,6 +612,9 @@ fn search(
 ) -> SearchResult {
     let elapsed = || start.elapsed().as_millis() as u64;
     let mut root = root_moves(view);
+    if !limits.searchmoves.is_empty() {
+        root.retain(|m| limits.searchmoves.contains(m));
+    }
     let mut result = SearchResult {
         best: root.first().copied(),
         info: Info::default(),
