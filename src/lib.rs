@@ -4,6 +4,7 @@
 pub mod arena;
 pub mod belief;
 pub mod calibrate;
+pub mod data;
 pub mod engine;
 pub mod play;
 pub mod protocol;

@@ -1,5 +1,6 @@
 //! The UCC adapter (`marshal-ucc`) without third-party programs: golden checks of the
-//! translation, and a stand-in UCC 2012 manager (written from `../shared/UCC-MANAGER.md`)
+//! translation, and a stand-in UCC 2012 manager (written from the manager's manual,
+//! `web/doc/manager_manual.txt` of `ucc/progcomp2012`)
 //! that plays whole games of the adapter against a random UCC bot (`tests/ucc/random_bot.py`)
 //! and can write the manager's `-o` game log, which `marshal replay` reads back.
 
@@ -195,7 +196,7 @@ impl Default for Options {
     }
 }
 
-/// The manager's `-o` log as its manual and `../shared/UCC-MANAGER.md` describe it: both
+/// The manager's `-o` log as its manual describes it: both
 /// setup blocks, one line per move (`<turn> RED: <move> <outcome>`, Blue's tagged `BLU`
 /// as the manager writes it), `Game ends on <COLOUR>'s turn - REASON: ...` and the result
 /// line `<player> <COLOUR> <RESULT> <turn> <red-value> <blue-value>`.

@@ -4,8 +4,8 @@
 //! # The format
 //!
 //! The manager (repository `ucc/progcomp2012`: its manual `web/doc/manager_manual.txt`,
-//! the notes in `shared/UCC-MANAGER.md`, and for the details the manual leaves open its
-//! source `judge/manager/game.cpp` and `main.cpp`) writes, in order:
+//! and for the details the manual leaves open its source `judge/manager/game.cpp` and
+//! `main.cpp`) writes, in order:
 //!
 //! - `<player> RED SETUP` and four board rows (y = 0..3, top first, x = 0..9 in each),
 //!   then `<player> BLUE SETUP` and its four rows (y = 6..9). A row is ten piece
