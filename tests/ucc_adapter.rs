@@ -603,8 +603,11 @@ fn manager_logs_replay_to_the_same_result() {
     }
     let _turn = timed_games();
     let t0 = Instant::now();
-    let dir = std::env::temp_dir().join(format!("marshal-ucc-logs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new()
+        .prefix("marshal-ucc-logs-")
+        .tempdir()
+        .expect("temp dir");
+    let dir = tmp.path().to_path_buf();
     let games: Vec<(&str, Command, Command, u64)> = vec![
         ("adapter-red", adapter(11, 20), bot(), MAX_TURNS),
         ("adapter-blue", bot(), adapter(12, 20), MAX_TURNS),
@@ -683,8 +686,8 @@ fn manager_logs_replay_to_the_same_result() {
         }
     }
     assert!(corrupted, "no game had an attack");
-    if std::env::var_os("UCC_KEEP_LOGS").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("UCC_KEEP_LOGS").is_some() {
+        eprintln!("logs kept in {}", tmp.keep().display());
     }
     eprintln!("logged games and replays in {:.1} s", t0.elapsed().as_secs_f64());
 }
