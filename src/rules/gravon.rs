@@ -119,6 +119,7 @@ pub const GRAVON_RULES: Rules = Rules {
     rescue: false,
     max_plies: None,
     max_quiet_plies: None,
+    end_on_turn: false,
 };
 
 /// The army of Gravon's "ultimate lightning" type, indexed by `Rank::index()`:

@@ -366,6 +366,17 @@ pub struct Rules {
     pub max_plies: Option<u32>,
     /// Draw once more than this many plies in a row have had no attack.
     pub max_quiet_plies: Option<u32>,
+    /// The UCC 2012 manager's end rule: a side whose movable pieces are all blocked loses
+    /// only when it is to move (the other side may free them first), and a side with no
+    /// movable piece left loses at once. Off (RULES.md), a side that has just moved and is
+    /// left with no move loses at once. Left out of records when off, so older records read
+    /// the same.
+    #[serde(skip_serializing_if = "is_false")]
+    pub end_on_turn: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Largest two-squares limit accepted.
@@ -381,6 +392,7 @@ impl Default for Rules {
             rescue: false,
             max_plies: Some(4000),
             max_quiet_plies: Some(200),
+            end_on_turn: false,
         }
     }
 }
@@ -398,7 +410,7 @@ impl Rules {
     }
 
     /// Sets one option by name (`two-squares`, `more-squares`, `attacker-advantage`,
-    /// `silent-defence`, `rescue`, `max-plies`, `max-quiet-plies`); values `on`/`off`,
+    /// `silent-defence`, `rescue`, `max-plies`, `max-quiet-plies`, `end-on-turn`); values `on`/`off`,
     /// `true`/`false`, numbers, `0` or `off` for no limit.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), VariantError> {
         let key = name.to_ascii_lowercase().replace(['_', ' '], "-");
@@ -433,6 +445,7 @@ impl Rules {
             "rescue" => self.rescue = bool_val()?,
             "max-plies" | "move-cap" => self.max_plies = limit(1_000_000)?,
             "max-quiet-plies" | "no-attack-cap" => self.max_quiet_plies = limit(1_000_000)?,
+            "end-on-turn" => self.end_on_turn = bool_val()?,
             _ => return Err(VariantError(format!("unknown rule option '{name}'"))),
         }
         Ok(())
