@@ -369,8 +369,9 @@ pub struct Rules {
     /// The UCC 2012 manager's end rule: a side whose movable pieces are all blocked loses
     /// only when it is to move (the other side may free them first), and a side with no
     /// movable piece left loses at once. Off (RULES.md), a side that has just moved and is
-    /// left with no move loses at once. Left out of records when off, so older records read
-    /// the same.
+    /// left with no move loses at once. Only the UCC log reader sets it (no `--rule` or
+    /// protocol option: engines are not told of it); left out of records when off, so
+    /// older records read the same.
     #[serde(skip_serializing_if = "is_false")]
     pub end_on_turn: bool,
 }
@@ -410,7 +411,7 @@ impl Rules {
     }
 
     /// Sets one option by name (`two-squares`, `more-squares`, `attacker-advantage`,
-    /// `silent-defence`, `rescue`, `max-plies`, `max-quiet-plies`, `end-on-turn`); values `on`/`off`,
+    /// `silent-defence`, `rescue`, `max-plies`, `max-quiet-plies`); values `on`/`off`,
     /// `true`/`false`, numbers, `0` or `off` for no limit.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), VariantError> {
         let key = name.to_ascii_lowercase().replace(['_', ' '], "-");
@@ -445,7 +446,6 @@ impl Rules {
             "rescue" => self.rescue = bool_val()?,
             "max-plies" | "move-cap" => self.max_plies = limit(1_000_000)?,
             "max-quiet-plies" | "no-attack-cap" => self.max_quiet_plies = limit(1_000_000)?,
-            "end-on-turn" => self.end_on_turn = bool_val()?,
             _ => return Err(VariantError(format!("unknown rule option '{name}'"))),
         }
         Ok(())
