@@ -7,20 +7,20 @@
 set -euo pipefail
 src="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
 work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+tmp="$(mktemp -d)"
+trap 'rm -rf "$work" "$tmp"' EXIT
 git clone --quiet "$src" "$work/marshal"
 cd "$work/marshal"
 # Only what cargo itself needs from the caller's environment.
 unset CARGO_TARGET_DIR
-export TMPDIR="$work/tmp"
-mkdir "$TMPDIR"
+export TMPDIR="$tmp"
 # The commands are read from the README, so that the check follows it.
 mapfile -t commands < <(awk '/^## Set up/{on=1; next} /^## /{on=0} on && /^    cargo /{sub(/^    /, ""); print}' README.md)
 if [ "${#commands[@]}" -ne 2 ]; then
   echo "fresh-clone: expected 2 commands in the README's Set up section, found ${#commands[@]}" >&2
   exit 1
 fi
-echo "fresh-clone: $(ls -A "$work" | tr '\n' ' ')in $work"
+echo "fresh-clone: $work holds only: $(ls -A "$work")"
 for c in "${commands[@]}"; do
   echo "fresh-clone: \$ $c"
   start=$SECONDS
