@@ -45,8 +45,9 @@
 //! Spy..Marshal left, but a side whose movable pieces are all blocked is asked for a move
 //! all the same; so a side walled in by its own Bombs right after its move does not lose
 //! while the other side may still open the wall (`round6_celsius.vs.peternlewis.6.1`
-//! of the 2012 competition: Red's Miner does). The manager lets a side place fewer than 40 pieces (a Flag
-//! at least): two equal partial armies become a `custom:` variant, unequal ones an error.
+//! of the 2012 competition: Red's Miner does). The manager lets a side place fewer than
+//! 40 pieces (a Flag at least): two equal partial armies become a `custom:` variant,
+//! unequal ones an error.
 //!
 //! # Results
 //!
@@ -80,7 +81,8 @@ use super::variant::{Rules, Variant};
 use std::fmt;
 
 /// The rules the manager enforces, without its turn cap (which the log does not state),
-/// with its end rule: a game ends only when the side to move cannot move.
+/// with its end rule (`Rules::end_on_turn`): a side whose movable pieces are all blocked
+/// loses only on its own turn.
 pub const UCC_RULES: Rules = Rules {
     two_squares: None,
     more_squares: false,
