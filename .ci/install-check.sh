@@ -32,8 +32,9 @@ expect "result " "$m" replay "$work/files/classic-flag.xml"
 expect "W/D/L" "$m" match --engine marshal --engine builtin:random --games 2 --movetime 20 --concurrency 2 --out m.jsonl
 expect "result " "$m" replay m.jsonl
 expect "W/D/L" "$m" stats m.jsonl
-# marshal-ucc as a UCC AI under our arbiter; it finds the engine next to itself.
-expect "W/D/L" env MARSHAL_UCC_MOVETIME=20 "$m" match --engine "ucc:$work/root/bin/marshal-ucc" --engine builtin:random --games 2 --movetime 20 --concurrency 2
+# marshal-ucc as a UCC AI under our arbiter; it finds the engine next to itself. It
+# thinks 50 ms a move; the arbiter's limit is ten times that, for a busy machine.
+expect "W/D/L" env MARSHAL_UCC_MOVETIME=50 "$m" match --engine "ucc:$work/root/bin/marshal-ucc" --engine builtin:random --games 2 --movetime 500 --concurrency 2
 expect "nps" "$m" bench
 expect "flag-back" "$m" setup --count 1 --explain
 expect "setups 200" "$m" setup --variant duel --count 200 --report
