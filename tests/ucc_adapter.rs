@@ -340,10 +340,14 @@ fn manage_with(red: Command, blue: Command, opts: &Options) -> Report {
     for c in Color::BOTH {
         log.setup(c, Some(&setup_to_rows(&setups[c.index()], c)));
     }
-    // No ply caps in the rules: the manager counts turns itself.
+    // No ply caps in the rules: the manager counts turns itself. Its end rule: a side
+    // walled in by its own move plays on (the other side may free it). A side to move that
+    // is walled in loses here at once, where the manager would have its program fail to
+    // move; the log reader takes both as that side's loss.
     let rules = Rules {
         max_plies: None,
         max_quiet_plies: None,
+        end_on_turn: true,
         ..Rules::ucc()
     };
     let mut pos = Position::from_setups(classic(), rules, &setups[0], &setups[1]).unwrap();
