@@ -12,7 +12,8 @@
 //! number, so the numbers do not depend on `--threads`.
 //!
 //! With `--setups human` the games use the held-out lines of the Gravon classic file
-//! (those the prior did not learn from, see `belief::prior`).
+//! (those the prior did not learn from, see `belief::prior`): the built-in copy
+//! (`crate::data`) unless `--human FILE` names another.
 
 use crate::belief::tracker::{Action, Evidence, Kind, Observation};
 use crate::belief::{prior, Belief, Tracker};
@@ -42,7 +43,7 @@ pub struct CalibrateArgs {
     /// lines of the Gravon classic file; classic only).
     #[arg(long, default_value = "generated")]
     pub setups: String,
-    /// The Gravon classic setup file for `--setups human`.
+    /// A Gravon classic setup file for `--setups human` instead of the built-in one.
     #[arg(long)]
     pub human: Option<String>,
     /// Search depth of every move.
@@ -181,13 +182,17 @@ enum Setups {
     Human(Vec<Setup>),
 }
 
-fn default_human_file() -> String {
-    format!("{}/../shared/data/classic-human-setups.txt", env!("CARGO_MANIFEST_DIR"))
-}
-
-/// The held-out human setups of a Gravon classic file.
-fn held_out_setups(path: &str) -> Result<Vec<Setup>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+/// The held-out human setups of `--human FILE`, or of the built-in classic file.
+fn held_out_setups(file: Option<&str>) -> Result<Vec<Setup>, String> {
+    let (path, text): (&str, std::borrow::Cow<str>) = match file {
+        Some(path) => (
+            path,
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("cannot read {path}: {e}"))?
+                .into(),
+        ),
+        None => (crate::data::CLASSIC_NAME, crate::data::classic_human_setups().into()),
+    };
     let v = Variant::CLASSIC;
     let mut out = Vec::new();
     for (i, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
@@ -394,7 +399,7 @@ pub fn measure(a: &CalibrateArgs) -> Result<Totals, String> {
             if v.kind != VariantKind::Classic {
                 return Err(format!("--setups human needs classic, not {}", v.name()));
             }
-            Setups::Human(held_out_setups(&a.human.clone().unwrap_or_else(default_human_file))?)
+            Setups::Human(held_out_setups(a.human.as_deref())?)
         }
         other => return Err(format!("--setups '{other}' is not generated or human")),
     };

@@ -5,6 +5,7 @@ pub mod arena;
 pub mod belief;
 pub mod calibrate;
 pub mod convert;
+pub mod data;
 pub mod engine;
 pub mod play;
 pub mod protocol;

@@ -3,18 +3,20 @@
 
 use marshal::arena::arbiter::red_engine;
 use marshal::rules::{GameRecord, Move, Position, Rank, Rules};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_marshal")
 }
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("marshal-arena-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh folder in the system temp directory, removed when dropped (also when the
+/// test fails).
+fn tmp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("marshal-arena-{name}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 /// Runs a match; returns (exit code, stdout, records).
@@ -58,7 +60,8 @@ fn probe(log: &Path) -> String {
 
 #[test]
 fn engines_never_receive_hidden_ranks() {
-    let dir = tmp_dir("probe");
+    let tmp = tmp_dir("probe");
+    let dir = tmp.path();
     let mut checked_tokens = 0;
     let mut hidden = 0;
     for (i, opts) in [
@@ -204,7 +207,8 @@ fn fake(dir: &Path, name: &str, on_go: &str) -> String {
 
 #[test]
 fn faulty_engines_forfeit_and_the_match_goes_on() {
-    let dir = tmp_dir("faults");
+    let tmp = tmp_dir("faults");
+    let dir = tmp.path();
     let cases = [
         ("crash", "exit 3", "crash"),
         ("hang", "sleep 30", "time forfeit"),
@@ -214,7 +218,7 @@ fn faulty_engines_forfeit_and_the_match_goes_on() {
         ("nothing", "echo 'bestmove none'", "garbage"),
     ];
     for (name, on_go, reason) in cases {
-        let eng = fake(&dir, name, on_go);
+        let eng = fake(dir, name, on_go);
         let out = dir.join(format!("{name}.jsonl"));
         let t = std::time::Instant::now();
         let (code, stdout, records) = run_match(
@@ -247,7 +251,8 @@ fn faulty_engines_forfeit_and_the_match_goes_on() {
 
 #[test]
 fn summary_agrees_with_the_records() {
-    let dir = tmp_dir("summary");
+    let tmp = tmp_dir("summary");
+    let dir = tmp.path();
     let out = dir.join("m.jsonl");
     let (code, stdout, records) = run_match(
         &[
@@ -300,7 +305,8 @@ fn summary_agrees_with_the_records() {
 
 #[test]
 fn shards_merge_and_resume_reproduce_the_whole_match() {
-    let dir = tmp_dir("shards");
+    let tmp = tmp_dir("shards");
+    let dir = tmp.path();
     let base = [
         "--engine",
         "builtin:greedy",
@@ -361,7 +367,8 @@ fn shards_merge_and_resume_reproduce_the_whole_match() {
 
 #[test]
 fn gravon_output_replays_under_the_match_rules() {
-    let dir = tmp_dir("gravon");
+    let tmp = tmp_dir("gravon");
+    let dir = tmp.path();
     let gdir = dir.join("xml");
     let gd = gdir.display().to_string();
     let (code, _, recs) = run_match(
@@ -418,9 +425,10 @@ fn clocks_run_out() {
     for bad in ["", "0", "x+1", "5+y", "-3", "inf"] {
         assert!(TimeControl::parse_tc(bad).is_err(), "{bad}");
     }
-    let dir = tmp_dir("clock");
+    let tmp = tmp_dir("clock");
+    let dir = tmp.path();
     // Answers after 1.1 s on a 1 s clock: inside the grace, but the flag has fallen.
-    let eng = fake(&dir, "slow", "sleep 1.1; echo 'bestmove e4e5'");
+    let eng = fake(dir, "slow", "sleep 1.1; echo 'bestmove e4e5'");
     let (code, _, recs) = run_match(
         &[
             "--engine",

@@ -15,12 +15,16 @@ fn data(name: &str) -> String {
         .to_string()
 }
 
-fn tmp_file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("marshal-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
+/// Writes `text` to a file `name` in a fresh temp folder: the folder (removed when dropped,
+/// also when the test fails) and the file's path.
+fn tmp_file(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::Builder::new()
+        .prefix("marshal-cli-")
+        .tempdir()
+        .expect("temp dir");
+    let p = dir.path().join(name);
     std::fs::write(&p, text).unwrap();
-    p.display().to_string()
+    (dir, p.display().to_string())
 }
 
 /// A finished random game of `variant` (seeded), as a record.
@@ -102,7 +106,7 @@ fn replay_reports_an_interrupted_game() {
 fn replay_reaches_the_recorded_result_and_lists_legal_moves() {
     for (variant, seed) in [("classic", 1), ("barrage", 2), ("duel-compact", 3)] {
         let rec = random_game(variant, seed);
-        let path = tmp_file(&format!("{variant}.json"), &rec.to_json());
+        let (_dir, path) = tmp_file(&format!("{variant}.json"), &rec.to_json());
         let (code, out, _) = marshal(&["replay", &path, "--legal"]);
         assert_eq!(code, 0, "{out}");
         let end = rec.result.unwrap();
@@ -132,7 +136,7 @@ fn replay_names_the_first_illegal_move() {
     rec.moves[4].attacker = None;
     rec.moves[4].defender = None;
     rec.moves[4].combat = None;
-    let path = tmp_file("bad.json", &rec.to_json());
+    let (_dir, path) = tmp_file("bad.json", &rec.to_json());
     let (code, out, _) = marshal(&["replay", &path]);
     assert_eq!(code, 1);
     assert!(out.starts_with("error move 5 (a1a2) is illegal:"), "{out}");
@@ -151,7 +155,7 @@ fn replay_checks_recorded_outcomes_and_results() {
         }
         .into(),
     );
-    let path = tmp_file("wrong-outcome.json", &wrong.to_json());
+    let (_dir, path) = tmp_file("wrong-outcome.json", &wrong.to_json());
     let (code, out, _) = marshal(&["replay", &path]);
     assert_eq!(code, 1);
     assert!(out.contains(&format!("error move {}", attack + 1)), "{out}");
@@ -162,7 +166,7 @@ fn replay_checks_recorded_outcomes_and_results() {
         winner: end.winner.map(|c| c.flip()).or(Some(marshal::rules::Color::Red)),
         ..end
     });
-    let path = tmp_file("wrong-result.json", &rec.to_json());
+    let (_dir, path) = tmp_file("wrong-result.json", &rec.to_json());
     let (code, out, _) = marshal(&["replay", &path]);
     assert_eq!(code, 1);
     assert!(out.contains("recorded result"), "{out}");
@@ -170,7 +174,7 @@ fn replay_checks_recorded_outcomes_and_results() {
 
 #[test]
 fn replay_rejects_garbage_and_rule_overrides_apply() {
-    let path = tmp_file("garbage.json", "{ not json");
+    let (_dir, path) = tmp_file("garbage.json", "{ not json");
     let (code, out, _) = marshal(&["replay", &path]);
     assert_eq!(code, 1);
     assert!(out.starts_with("error not a valid game record"), "{out}");
@@ -192,7 +196,7 @@ fn replay_reads_gravon_files() {
     let (code, out, _) = marshal(&["replay", &data("gravon/classic-flag-corrupt.xml")]);
     assert_eq!(code, 1);
     assert!(out.starts_with("error move 9 (f4f5) is illegal"), "{out}");
-    let path = tmp_file(
+    let (_dir, path) = tmp_file(
         "broken.xml",
         "<stratego><game type=\"classic\"><field content=\"AB\"/></game>",
     );

@@ -1,5 +1,5 @@
 //! Differential test against an independent rules implementation: replays the recorded
-//! games of `../shared/data/rules-oracle/` and compares the legal moves at every ply, the
+//! games of `tests/data/rules-oracle/` and compares the legal moves at every ply, the
 //! board, and each game's end; then checks the 235 recorded repetition-rule cases, and
 //! reads and prints every recorded position as StraDos3.
 
@@ -11,7 +11,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 
 fn oracle_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/rules-oracle")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/rules-oracle")
 }
 
 fn cell_square(c: u64) -> Square {
@@ -125,7 +125,7 @@ fn value_pairs(v: &Value) -> Vec<(u64, u64)> {
 
 /// Replays one recorded file; returns (plies checked, games checked).
 fn replay_file(name: &str) -> (usize, usize) {
-    let f = std::fs::File::open(oracle_dir().join(name)).expect("oracle data beside the repo (../shared)");
+    let f = std::fs::File::open(oracle_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     let reader = BufReader::new(GzDecoder::new(f));
     let mut pos: Option<Position> = None;
     let (mut plies, mut games) = (0, 0);
@@ -285,7 +285,9 @@ fn terminates_after(case: &Value, rules: Rules) -> Option<usize> {
 
 #[test]
 fn rule_cases_agree() {
-    let text = std::fs::read_to_string(oracle_dir().join("rule_cases.jsonl")).unwrap();
+    let mut text = String::new();
+    let f = std::fs::File::open(oracle_dir().join("rule_cases.jsonl.gz")).unwrap();
+    std::io::Read::read_to_string(&mut GzDecoder::new(f), &mut text).unwrap();
     let mut checked = 0;
     let mut failures = Vec::new();
     for line in text.lines() {
@@ -373,7 +375,7 @@ fn oracle_strados3(v: &Value) -> String {
 /// Parses, prints and parses again every recorded position of one file as StraDos3;
 /// returns the number of positions.
 fn strados3_file(name: &str) -> usize {
-    let f = std::fs::File::open(oracle_dir().join(name)).expect("oracle data beside the repo (../shared)");
+    let f = std::fs::File::open(oracle_dir().join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
     let reader = BufReader::new(GzDecoder::new(f));
     let mut variant = Variant::CLASSIC;
     let mut count = 0;

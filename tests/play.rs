@@ -94,10 +94,15 @@ fn session(args: &[&str], script: &[&str], max_moves: usize, after: &[&str], see
     }
 }
 
-fn tmp_path(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("marshal-play-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name).display().to_string()
+/// A path `name` in a fresh temp folder: the folder (removed when dropped, also when the
+/// test fails) and the path.
+fn tmp_path(name: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::Builder::new()
+        .prefix("marshal-play-")
+        .tempdir()
+        .expect("temp dir");
+    let p = dir.path().join(name).display().to_string();
+    (dir, p)
 }
 
 fn assert_clean(t: &Transcript) {
@@ -112,7 +117,7 @@ fn assert_clean(t: &Transcript) {
 
 #[test]
 fn duel_game_with_bad_input_save_quit_and_resume_to_the_end() {
-    let file = tmp_path("duel.json");
+    let (_dir, file) = tmp_path("duel.json");
     let base = ["--variant", "duel", "--movetime", "20", "--seed", "7"];
     let mut args1: Vec<&str> = base.to_vec();
     args1.extend(["--rule", "max-plies=120"]);
@@ -277,7 +282,7 @@ fn pty_session_plays_saves_resumes_and_finishes() {
         eprintln!("python3 not found: skipped");
         return;
     }
-    let work = tmp_path("pty");
+    let (_dir, work) = tmp_path("pty");
     for seed in ["1", "2"] {
         let out = Command::new("python3")
             .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/play_pty.py"))

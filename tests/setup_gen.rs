@@ -6,6 +6,8 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashSet;
 
+mod support;
+
 fn many(v: &Variant, n: usize, seed: u64) -> Vec<marshal::rules::Setup> {
     let mut rng = StdRng::seed_from_u64(seed);
     (0..n).map(|_| generate(v, &mut rng)).collect()
@@ -121,36 +123,64 @@ fn flag_lane_in_sparse_armies() {
     assert_eq!(lane(&s).pass, lake_file, "{s:?}");
 }
 
-/// The embedded prior tables are exactly the counts of the human data files.
+/// The embedded prior tables are exactly the counts of the human data files (`data/`).
 #[test]
 fn prior_tables_match_the_human_data() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/data/");
     for (file, v, table, n) in [
         (
-            "classic-human-setups.txt",
+            marshal::data::classic_human_setups(),
             Variant::CLASSIC,
             &prior::CLASSIC,
             prior::CLASSIC_SETUPS,
         ),
         (
-            "barrage-human-setups.txt",
+            marshal::data::barrage_human_setups(),
             Variant::BARRAGE,
             &prior::BARRAGE,
             prior::BARRAGE_SETUPS,
         ),
     ] {
-        let setups = human::read_gravon_file(&format!("{dir}{file}"), &v).unwrap();
+        let setups = human::parse_gravon_text(file, &v).unwrap();
         assert_eq!(setups.len(), n as usize);
         let counts = human::square_counts(&setups);
         for k in 0..12 {
             for r in 0..4 {
                 for c in 0..10 {
                     assert_eq!(
-                        counts[k][r][c], table[k][r][c] as u32,
-                        "{file} rank {k} row {r} col {c}"
+                        counts[k][r][c],
+                        table[k][r][c] as u32,
+                        "{} rank {k} row {r} col {c}",
+                        v.name()
                     );
                 }
             }
         }
     }
+}
+
+/// `marshal setup --compare-human` needs no file: classic and barrage humans are built in;
+/// other variants and unreadable `--human` files are errors that say why.
+#[test]
+fn compare_human_uses_the_built_in_setups() {
+    let (code, out, err) = support::run_marshal(&["setup", "--count", "300", "--compare-human"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with(
+            "variant classic seed 1 human file data/classic-human-setups.txt (built in)\ngenerated 300 human 32292\n"
+        ),
+        "{out}"
+    );
+    let (code, out, err) =
+        support::run_marshal(&["setup", "--variant", "barrage", "--count", "300", "--compare-human"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("generated 300 human 3944\n"), "{out}");
+    let (code, _, err) = support::run_marshal(&["setup", "--variant", "duel", "--compare-human"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no built-in human setups for duel; pass --human FILE"),
+        "{err}"
+    );
+    let (code, _, err) = support::run_marshal(&["setup", "--compare-human", "--human", "/nonexistent/h.txt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot read /nonexistent/h.txt"), "{err}");
 }

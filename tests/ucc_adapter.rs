@@ -1,5 +1,6 @@
 //! The UCC adapter (`marshal-ucc`) without third-party programs: golden checks of the
-//! translation, and a stand-in UCC 2012 manager (written from `../shared/UCC-MANAGER.md`)
+//! translation, and a stand-in UCC 2012 manager (written from the manager's manual,
+//! `web/doc/manager_manual.txt` of `ucc/progcomp2012`)
 //! that plays whole games of the adapter against a random UCC bot (`tests/ucc/random_bot.py`)
 //! and can write the manager's `-o` game log, which `marshal replay` reads back.
 
@@ -195,7 +196,7 @@ impl Default for Options {
     }
 }
 
-/// The manager's `-o` log as its manual and `../shared/UCC-MANAGER.md` describe it: both
+/// The manager's `-o` log as its manual describes it: both
 /// setup blocks, one line per move (`<turn> RED: <move> <outcome>`, Blue's tagged `BLU`
 /// as the manager writes it), `Game ends on <COLOUR>'s turn - REASON: ...` and the result
 /// line `<player> <COLOUR> <RESULT> <turn> <red-value> <blue-value>`.
@@ -339,10 +340,14 @@ fn manage_with(red: Command, blue: Command, opts: &Options) -> Report {
     for c in Color::BOTH {
         log.setup(c, Some(&setup_to_rows(&setups[c.index()], c)));
     }
-    // No ply caps in the rules: the manager counts turns itself.
+    // No ply caps in the rules: the manager counts turns itself. Its end rule: a side
+    // walled in by its own move plays on (the other side may free it). A side to move that
+    // is walled in loses here at once, where the manager would have its program fail to
+    // move; the log reader takes both as that side's loss.
     let rules = Rules {
         max_plies: None,
         max_quiet_plies: None,
+        end_on_turn: true,
         ..Rules::ucc()
     };
     let mut pos = Position::from_setups(classic(), rules, &setups[0], &setups[1]).unwrap();
@@ -602,8 +607,11 @@ fn manager_logs_replay_to_the_same_result() {
     }
     let _turn = timed_games();
     let t0 = Instant::now();
-    let dir = std::env::temp_dir().join(format!("marshal-ucc-logs-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new()
+        .prefix("marshal-ucc-logs-")
+        .tempdir()
+        .expect("temp dir");
+    let dir = tmp.path().to_path_buf();
     let games: Vec<(&str, Command, Command, u64)> = vec![
         ("adapter-red", adapter(11, 20), bot(), MAX_TURNS),
         ("adapter-blue", bot(), adapter(12, 20), MAX_TURNS),
@@ -682,8 +690,8 @@ fn manager_logs_replay_to_the_same_result() {
         }
     }
     assert!(corrupted, "no game had an attack");
-    if std::env::var_os("UCC_KEEP_LOGS").is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
+    if std::env::var_os("UCC_KEEP_LOGS").is_some() {
+        eprintln!("logs kept in {}", tmp.keep().display());
     }
     eprintln!("logged games and replays in {:.1} s", t0.elapsed().as_secs_f64());
 }

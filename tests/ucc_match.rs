@@ -5,7 +5,7 @@
 //! paths and variants are refused with a clear error. Needs `python3` for the bots.
 
 use marshal::rules::{record::describe_end, Color, EndReason, GameRecord};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Instant;
 
@@ -23,11 +23,13 @@ fn have_python() -> bool {
     ok
 }
 
-fn tmp_dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("marshal-ucc-match-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh folder in the system temp directory, removed when dropped (also when the
+/// test fails).
+fn tmp_dir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("marshal-ucc-match-{name}-"))
+        .tempdir()
+        .expect("temp dir")
 }
 
 /// What a `marshal` run left behind.
@@ -110,7 +112,8 @@ fn twenty_games_against_a_ucc_bot_are_recorded_and_replay() {
     if !have_python() {
         return;
     }
-    let dir = tmp_dir("twenty");
+    let tmp = tmp_dir("twenty");
+    let dir = tmp.path();
     let out = dir.join("games.jsonl");
     let t = Instant::now();
     let (run, records) = play(
@@ -175,7 +178,8 @@ fn marshal_plays_a_ucc_bot() {
     if !have_python() {
         return;
     }
-    let dir = tmp_dir("engine");
+    let tmp = tmp_dir("engine");
+    let dir = tmp.path();
     let out = dir.join("games.jsonl");
     let (run, records) = play(
         &[
@@ -209,7 +213,8 @@ fn faulty(fault: &str, reason: EndReason, words: &[&str]) {
     if !have_python() {
         return;
     }
-    let dir = tmp_dir(fault);
+    let tmp = tmp_dir(fault);
+    let dir = tmp.path();
     let out = dir.join("games.jsonl");
     let (run, records) = play(
         &[
@@ -283,7 +288,8 @@ fn surrender_is_a_resignation() {
 
 #[test]
 fn bad_programs_and_variants_are_refused() {
-    let dir = tmp_dir("refused");
+    let tmp = tmp_dir("refused");
+    let dir = tmp.path();
     let plain = dir.join("not_executable");
     std::fs::write(&plain, "#!/bin/sh\n").unwrap();
     let plain_spec = format!("ucc:{}", plain.display());

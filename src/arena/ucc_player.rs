@@ -1,6 +1,6 @@
 //! `ucc:<path>` players: an AI program of the UCC 2012 Stratego manager (started with no
 //! arguments, as the manager does) playing under our arbiter. It speaks the manager's
-//! protocol (`../shared/UCC-MANAGER.md`; translation in `crate::ucc`), chooses its own
+//! protocol (its manual, `web/doc/manager_manual.txt` of `ucc/progcomp2012`; translation in `crate::ucc`), chooses its own
 //! setup, and loses by a fault when it answers late, wrongly or illegally, like `Engine`.
 
 use super::player::{Clock, Fault, GameStart, Player};

@@ -6,7 +6,7 @@
 //! are held out for `marshal calibrate --setups human`). Regenerate it with
 //!
 //! ```text
-//! cargo run --release --example belief_prior -- ../shared/data/classic-human-setups.txt > src/belief/prior_classic.txt
+//! cargo run --release --example belief_prior > src/belief/prior_classic.txt
 //! ```
 //!
 //! Every other variant (compact, duel, barrage, custom armies) counts the setups of our
@@ -198,10 +198,9 @@ pub fn table_text(gravon_file: &str) -> Result<String, String> {
     let t = count(&v, &setups);
     let mut out = String::new();
     out.push_str("# Rank counts per setup slot of the human classic setups (Gravon) that the belief\n");
-    out.push_str("# prior learns from: the lines of ../shared/data/classic-human-setups.txt whose\n");
+    out.push_str("# prior learns from: the lines of data/classic-human-setups.txt(.gz) whose\n");
     out.push_str("# 0-based index is not a multiple of 10 (the others are held out for calibration).\n");
-    out.push_str("# Regenerate: cargo run --release --example belief_prior -- \\\n");
-    out.push_str("#   ../shared/data/classic-human-setups.txt > src/belief/prior_classic.txt\n");
+    out.push_str("# Regenerate: cargo run --release --example belief_prior > src/belief/prior_classic.txt\n");
     out.push_str(&format!("# setups {}\n", setups.len()));
     out.push_str("# row (0 = back) col (0 = owner's left), then counts of F S 2 3 4 5 6 7 8 9 M B\n");
     for row in 0..v.setup_rows as usize {

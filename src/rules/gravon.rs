@@ -37,8 +37,8 @@
 //!   order Bomb, Spy, Scout, Miner, Sergeant, Lieutenant, Captain, Major, Colonel,
 //!   General, Marshal, Flag (`src/gravon/strados2.py` in rhalbersma/gravon, which cites
 //!   page 90 of Vincent de Boer's 2007 TU Delft thesis "Invincible"; the same letters are
-//!   in `shared/data/README.md`). Lower-case `a` is accepted for an empty square too (the
-//!   Ataraxos boards in `shared/data/rules-oracle` write it so); [`write()`] writes `A`.
+//!   in `data/README.md`). Lower-case `a` is accepted for an empty square too (the
+//!   Ataraxos boards in `tests/data/rules-oracle` write it so); [`write()`] writes `A`.
 //! - **Field layout.** Character `10 * row + col` is the square on row `row` (0 = the
 //!   first player's back row) and column `col` (0 = file a). So characters 0-39 are the
 //!   first player's setup zone, back row first; 40-59 are the two middle ranks, which in
@@ -50,7 +50,7 @@
 //!   Flag on row 0 of that reading in 88% of setups (so row 0 is the back row); the
 //!   published barrage fields in `data/barrage.csv` there show the `A`-filled middle;
 //!   and the Ataraxos rules engine, which uses the same letters, numbers its cells the
-//!   same way (`shared/data/rules-oracle/README.md`: `10*row + col`, row 0 Red's back
+//!   same way (`tests/data/rules-oracle/README.md`: `10*row + col`, row 0 Red's back
 //!   row, col 0 file a, Blue's setup cell `j` at `99 - j`).
 //! - **Colours.** The first player (`B`..`M`, `<player id="1">`, winner `1`) is Red and
 //!   moves first: `src/gravon/transform/label.py` in rhalbersma/gravon names the player
@@ -119,6 +119,7 @@ pub const GRAVON_RULES: Rules = Rules {
     rescue: false,
     max_plies: None,
     max_quiet_plies: None,
+    end_on_turn: false,
 };
 
 /// The army of Gravon's "ultimate lightning" type, indexed by `Rank::index()`:

@@ -878,8 +878,9 @@ impl Position {
 
     /// The end of the game, if it has ended: flag captured; the side that just moved left
     /// with no piece that can move (it loses at once, as the oracle rules it: the next turn
-    /// would find it stuck); the caps; or a side to move with no legal move (a draw if the
-    /// other side cannot move either).
+    /// would find it stuck; with `Rules::end_on_turn` only if it has no movable piece at
+    /// all, as blocked pieces may be freed before its turn); the caps; or a side to move
+    /// with no legal move (a draw if the other side cannot move either).
     pub fn game_end(&self) -> Option<GameEnd> {
         if let Some(c) = self.flag_taken {
             return Some(GameEnd {
@@ -889,8 +890,18 @@ impl Position {
         }
         let side = self.side;
         let other = side.flip();
-        if !self.can_move_geometrically(other) {
-            return Some(if self.count_legal() == 0 {
+        let other_stuck = if self.rules.end_on_turn {
+            !self.has_movable_piece(other)
+        } else {
+            !self.can_move_geometrically(other)
+        };
+        if other_stuck {
+            let side_stuck = if self.rules.end_on_turn {
+                !self.has_movable_piece(side)
+            } else {
+                self.count_legal() == 0
+            };
+            return Some(if side_stuck {
                 GameEnd {
                     winner: None,
                     reason: EndReason::NeitherCanMove,

@@ -4,8 +4,8 @@
 //! # The format
 //!
 //! The manager (repository `ucc/progcomp2012`: its manual `web/doc/manager_manual.txt`,
-//! the notes in `shared/UCC-MANAGER.md`, and for the details the manual leaves open its
-//! source `judge/manager/game.cpp` and `main.cpp`) writes, in order:
+//! and for the details the manual leaves open its source `judge/manager/game.cpp` and
+//! `main.cpp`) writes, in order:
 //!
 //! - `<player> RED SETUP` and four board rows (y = 0..3, top first, x = 0..9 in each),
 //!   then `<player> BLUE SETUP` and its four rows (y = 6..9). A row is ten piece
@@ -25,7 +25,13 @@
 //!   and Flag 0). The manual warns that the result line is sometimes missing.
 //!
 //! Older managers also log `Game initialised.` and `Messaging red with "START"`, and
-//! lines about missing programs before the setups; these are skipped.
+//! lines about missing programs before the setups; these are skipped. When an AI program
+//! dies, the manager's SIGPIPE handler logs `SIGPIPE - Broken pipe (AI program no longer
+//! running)`, notes such as `Strange; BLUE still appears valid.`, and a second `Game ends
+//! on ...` line (`Internal controller error ...`) before the result line; if it fires while
+//! the manager waits for a move, its `Game ends ...` lands on that move line
+//! (`103 RED: Game ends on RED's turn - REASON: SIGPIPE ...`), which counts as a failed
+//! reply, and the result line may be missing. The notes are kept in the record's meta.
 //!
 //! # Coordinates and rules
 //!
@@ -34,8 +40,14 @@
 //! neither the two-squares nor the more-squares rule, and its turn cap (`-m`, 5000 turns
 //! by default) is not in the log; so records get [`UCC_RULES`] (no repetition rules, no
 //! caps), and a game the log ends with `DRAW_DEFAULT` gets the ply cap that ends it right
-//! after its last logged move. The manager lets a side place fewer than 40 pieces (a Flag
-//! at least): two equal partial armies become a `custom:` variant, unequal ones an error.
+//! after its last logged move. They also carry the manager's end rule
+//! (`Rules::end_on_turn`): the manager checks after every move whether a side has no
+//! Spy..Marshal left, but a side whose movable pieces are all blocked is asked for a move
+//! all the same; so a side walled in by its own Bombs right after its move does not lose
+//! while the other side may still open the wall (`round6_celsius.vs.peternlewis.6.1`
+//! of the 2012 competition: Red's Miner does). The manager lets a side place fewer than
+//! 40 pieces (a Flag at least): two equal partial armies become a `custom:` variant,
+//! unequal ones an error.
 //!
 //! # Results
 //!
@@ -53,12 +65,11 @@
 //!
 //! Every discrepancy between the log and the replay is an error naming the log's line.
 //!
-//! Known limits: the manager ends a game when a side has no Spy..Marshal left, ours also
-//! when its movable pieces are all blocked (the manager would then have that side's
-//! program fail to move; such a log ends `ILLEGAL` or `SURRENDER` and is accepted as our
-//! `no_moves`). A side that loses its last movable piece on the very move that reaches the
-//! manager's turn cap is a `DRAW_DEFAULT` there and a loss here, and is reported as a
-//! mismatch.
+//! Known limits: a side to move whose movable pieces are all blocked has lost under our
+//! rules; the manager has its program fail to move (such a log ends `ILLEGAL`,
+//! `SURRENDER`, a timeout or a crash, and is accepted as our `no_moves`). A side that
+//! loses its last movable piece on the very move that reaches the manager's turn cap is a
+//! `DRAW_DEFAULT` there and a loss here, and is reported as a mismatch.
 
 use super::moves::Move;
 use super::notation::Setup;
@@ -69,7 +80,9 @@ use super::square::Square;
 use super::variant::{Rules, Variant};
 use std::fmt;
 
-/// The rules the manager enforces, without its turn cap (which the log does not state).
+/// The rules the manager enforces, without its turn cap (which the log does not state),
+/// with its end rule (`Rules::end_on_turn`): a side whose movable pieces are all blocked
+/// loses only on its own turn.
 pub const UCC_RULES: Rules = Rules {
     two_squares: None,
     more_squares: false,
@@ -78,6 +91,7 @@ pub const UCC_RULES: Rules = Rules {
     rescue: false,
     max_plies: None,
     max_quiet_plies: None,
+    end_on_turn: true,
 };
 
 /// Meta key of Red's player name.
@@ -88,8 +102,12 @@ pub const META_BLUE_PLAYER: &str = super::gravon::META_BLUE_PLAYER;
 pub const META_RESULT: &str = "ucc.result";
 /// Meta key of the number of the log's result line.
 pub const META_RESULT_LINE: &str = "ucc.result_line";
-/// Meta key of the manager's reason text (`Game ends on ... - REASON: ...`).
+/// Meta key of the manager's reason text (`Game ends on ... - REASON: ...`; several are
+/// joined by ` | `).
 pub const META_REASON: &str = "ucc.reason";
+/// Meta key of the manager's notes that an AI program died (`SIGPIPE - ...` and what
+/// follows it; several are joined by ` | `).
+pub const META_CRASH: &str = "ucc.crash";
 
 /// Why a log could not be read or does not agree with the rules. `line` counts from 1
 /// (0: the log as a whole).
@@ -378,6 +396,18 @@ struct Stop {
     surrender: bool,
 }
 
+/// What the manager writes when an AI program has died (its SIGPIPE handler, `game.cpp`):
+/// the broken pipe, then whether the other side still runs; the `Game ends ...` line and
+/// the result line follow as for any end.
+fn is_crash_note(line: &str) -> bool {
+    line.starts_with("SIGPIPE - ")
+        || ["RED", "BLUE"].iter().any(|c| {
+            line == format!("Strange; {c} still appears valid.")
+                || line == format!("{c} also appears valid. Exiting with ERROR.")
+                || line == format!("{c} is invalid. Wait for {c}'s turn to exit.")
+        })
+}
+
 /// Lines an older manager writes that carry nothing for the replay.
 fn is_chatter(line: &str) -> bool {
     line == "Game initialised."
@@ -476,7 +506,11 @@ pub fn read(text: &str) -> Result<GameRecord, UccLogError> {
             return fail(n, format!("'{}' after the result line {rn}", clip(line)));
         }
         if let Some(reason) = line.strip_prefix("Game ends ") {
-            record.meta.insert(META_REASON.into(), reason.to_string());
+            add_meta(&mut record, META_REASON, reason);
+            continue;
+        }
+        if is_crash_note(line) {
+            add_meta(&mut record, META_CRASH, line);
             continue;
         }
         if let Some((turn, colour, rest)) = split_move_line(line) {
@@ -511,6 +545,22 @@ pub fn read(text: &str) -> Result<GameRecord, UccLogError> {
             }
             last_turn = turn;
             last_move_line = n;
+            // A program that died while the manager waited for its move: the crash
+            // handler's end message lands on the move line.
+            if let Some(reason) = rest.trim_start().strip_prefix("Game ends ") {
+                add_meta(&mut record, META_REASON, reason);
+                if let Some((_, why)) = reason.split_once("REASON: ") {
+                    if is_crash_note(why) {
+                        add_meta(&mut record, META_CRASH, why);
+                    }
+                }
+                stop = Some(Stop {
+                    line: n,
+                    colour: side,
+                    surrender: false,
+                });
+                continue;
+            }
             let tokens: Vec<&str> = rest.split_whitespace().collect();
             if tokens.first() == Some(&"SURRENDER") && tokens.len() <= 2 && tokens.get(1).is_none_or(|t| *t == "OK") {
                 stop = Some(Stop {
@@ -717,6 +767,19 @@ pub fn read(text: &str) -> Result<GameRecord, UccLogError> {
         w => return fail(rn, format!("result {w} is not handled")),
     };
     Ok(record)
+}
+
+/// Keeps a reason or crash note under `key`; a second one (a crash brings several) is
+/// appended after ` | `.
+fn add_meta(record: &mut GameRecord, key: &str, text: &str) {
+    record
+        .meta
+        .entry(key.into())
+        .and_modify(|r| {
+            r.push_str(" | ");
+            r.push_str(text);
+        })
+        .or_insert_with(|| text.to_string());
 }
 
 /// How a game stopped by a surrender or a fault ends when no result line says so.

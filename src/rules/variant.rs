@@ -366,6 +366,18 @@ pub struct Rules {
     pub max_plies: Option<u32>,
     /// Draw once more than this many plies in a row have had no attack.
     pub max_quiet_plies: Option<u32>,
+    /// The UCC 2012 manager's end rule: a side whose movable pieces are all blocked loses
+    /// only when it is to move (the other side may free them first), and a side with no
+    /// movable piece left loses at once. Off (RULES.md), a side that has just moved and is
+    /// left with no move loses at once. Only the UCC log reader sets it (no `--rule` or
+    /// protocol option: engines are not told of it); left out of records when off, so
+    /// older records read the same.
+    #[serde(skip_serializing_if = "is_false")]
+    pub end_on_turn: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Largest two-squares limit accepted.
@@ -381,6 +393,7 @@ impl Default for Rules {
             rescue: false,
             max_plies: Some(4000),
             max_quiet_plies: Some(200),
+            end_on_turn: false,
         }
     }
 }

@@ -28,18 +28,30 @@ pub struct SetupArgs {
     /// Print a statistical comparison with the human setups (classic and barrage).
     #[arg(long)]
     pub compare_human: bool,
-    /// The human setup file (Gravon letters); defaults to `../shared/data/` beside the repo.
+    /// A human setup file (Gravon letters, one setup a line) to compare with instead of
+    /// the built-in ones (`data/`: classic and barrage).
     #[arg(long)]
     pub human: Option<String>,
 }
 
-fn default_human_file(v: &Variant) -> Option<String> {
-    let name = match v.kind {
-        VariantKind::Classic => "classic-human-setups.txt",
-        VariantKind::Barrage => "barrage-human-setups.txt",
-        _ => return None,
-    };
-    Some(format!("{}/../shared/data/{name}", env!("CARGO_MANIFEST_DIR")))
+/// The built-in human setups of a variant: (name to show, text).
+fn built_in_humans(v: &Variant) -> Option<(&'static str, &'static str)> {
+    match v.kind {
+        VariantKind::Classic => Some((crate::data::CLASSIC_NAME, crate::data::classic_human_setups())),
+        VariantKind::Barrage => Some((crate::data::BARRAGE_NAME, crate::data::barrage_human_setups())),
+        _ => None,
+    }
+}
+
+/// The human setups to compare with: `--human FILE`, else the built-in ones.
+fn human_setups(args: &SetupArgs, v: &Variant) -> Result<(String, Vec<crate::rules::Setup>), String> {
+    if let Some(path) = &args.human {
+        return Ok((path.clone(), human::read_gravon_file(path, v)?));
+    }
+    let (name, text) =
+        built_in_humans(v).ok_or_else(|| format!("no built-in human setups for {}; pass --human FILE", v.name()))?;
+    let setups = human::parse_gravon_text(text, v).map_err(|e| format!("{name}: {e}"))?;
+    Ok((name.to_string(), setups))
 }
 
 /// Runs the subcommand; `Ok(true)` on success. This is the only place setups are printed.
@@ -88,16 +100,7 @@ fn print(
         )?;
     }
     if args.compare_human {
-        let path = args
-            .human
-            .clone()
-            .or_else(|| default_human_file(v))
-            .ok_or_else(|| format!("no human setups for {}; pass --human FILE", v.name()));
-        let path = match path {
-            Ok(p) => p,
-            Err(e) => return Ok(Err(e)),
-        };
-        let humans = match human::read_gravon_file(&path, v) {
+        let (path, humans) = match human_setups(args, v) {
             Ok(h) => h,
             Err(e) => return Ok(Err(e)),
         };

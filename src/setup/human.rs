@@ -44,9 +44,15 @@ pub fn parse_gravon(line: &str, variant: &Variant) -> Result<Setup, String> {
 /// Reads a whole Gravon setup file; lines that fail to parse are reported as errors.
 pub fn read_gravon_file(path: &str, variant: &Variant) -> Result<Vec<Setup>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    parse_gravon_text(&text, variant).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Parses the lines of a Gravon setup file (blank lines skipped); an error names its line.
+pub fn parse_gravon_text(text: &str, variant: &Variant) -> Result<Vec<Setup>, String> {
     text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| parse_gravon(l, variant))
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| parse_gravon(l, variant).map_err(|e| format!("line {}: {e}", i + 1)))
         .collect()
 }
 
