@@ -328,8 +328,8 @@ fn decode_field(content: &str) -> Result<[Option<Piece>; 100], String> {
     Ok(cells)
 }
 
-/// Gravon's piece order within each colour's run of letters.
-const LETTER_ORDER: [Rank; 12] = [
+/// Gravon's piece order within each colour's run of letters (StraDos3 shares it).
+pub(crate) const LETTER_ORDER: [Rank; 12] = [
     Rank::Bomb,
     Rank::Spy,
     Rank::Scout,

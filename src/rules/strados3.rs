@@ -32,22 +32,9 @@ use super::position::{Position, PositionError, REVEALED};
 use super::square::Square;
 use super::variant::{Rules, Variant};
 
-/// The ranks in StraDos3 letter order after the colour's first letter: Bomb, Spy ..
-/// Marshal, Flag.
-const ORDER: [Rank; 12] = [
-    Rank::Bomb,
-    Rank::Spy,
-    Rank::Scout,
-    Rank::Miner,
-    Rank::Sergeant,
-    Rank::Lieutenant,
-    Rank::Captain,
-    Rank::Major,
-    Rank::Colonel,
-    Rank::General,
-    Rank::Marshal,
-    Rank::Flag,
-];
+/// The ranks in StraDos3 letter order after the colour's first letter (Bomb, Spy ..
+/// Marshal, Flag): the letters are Gravon's.
+use super::gravon::LETTER_ORDER as ORDER;
 
 fn err<T>(msg: String) -> Result<T, PositionError> {
     Err(PositionError(msg))
