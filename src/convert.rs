@@ -61,17 +61,6 @@ fn format_of(name: &str) -> Result<Format, String> {
     })
 }
 
-fn rules_from(base: Rules, items: &[String]) -> Result<Rules, String> {
-    let mut rules = base;
-    for item in items {
-        let (k, v) = item
-            .split_once('=')
-            .ok_or_else(|| format!("rule option '{item}' is not NAME=VALUE"))?;
-        rules.set(k, v).map_err(|e| e.0)?;
-    }
-    Ok(rules)
-}
-
 /// Runs `marshal convert`, printing to `out`. Errors name the input that is wrong.
 pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), String> {
     let to = format_of(&args.to)?;
@@ -80,7 +69,7 @@ pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), String> {
         (None, None) => return Err("give a game file or --position".into()),
         (None, Some(p)) => {
             let variant = Variant::parse(&args.variant).map_err(|e| format!("--variant: {}", e.0))?;
-            let rules = rules_from(Rules::default(), &args.rules)?;
+            let rules = Rules::default().with_options(&args.rules)?;
             let pos = parse_any(p, &variant, rules).map_err(|e| format!("bad --position: {e}"))?;
             let line = match to {
                 Format::Position => pos.to_text(),
@@ -100,7 +89,7 @@ pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), String> {
     }
     if !args.rules.is_empty() {
         for g in &mut games {
-            g.rules = rules_from(g.rules, &args.rules)?;
+            g.rules = g.rules.with_options(&args.rules)?;
         }
     }
     let several = games.len() > 1;
@@ -132,16 +121,17 @@ pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), String> {
     Ok(())
 }
 
-/// The games of a file: Gravon XML (`<` first), our records (`{` first: one document,
-/// or one per line), else a UCC manager log.
-fn read_games(text: &str) -> Result<Vec<GameRecord>, String> {
+/// The games of a file, as `marshal replay` and `marshal convert` read it: Gravon XML
+/// (`<` first), our records (`{` first, or nothing: one document, or one per line, the
+/// output of `marshal match`), else a UCC manager log.
+pub fn read_games(text: &str) -> Result<Vec<GameRecord>, String> {
     let start = text.trim_start();
     if start.starts_with('<') {
         return gravon::read(text)
             .map(|r| vec![r])
             .map_err(|e| format!("not a valid Gravon file: {e}"));
     }
-    if !start.starts_with('{') {
+    if !start.is_empty() && !start.starts_with('{') {
         return ucc_log::read(text).map(|r| vec![r]).map_err(|e| e.to_string());
     }
     match GameRecord::from_json(text) {

@@ -1,7 +1,7 @@
 //! The `marshal` binary: the protocol loop (no subcommand) and the command-line tools.
 
 use clap::{Parser, Subcommand};
-use marshal::rules::{gravon, record::describe_end, ucc_log, GameRecord, Position, Rules, Setup, Variant};
+use marshal::rules::{record::describe_end, ucc_log, GameRecord, Position, Rules, Setup, Variant};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -86,19 +86,8 @@ enum Command {
     Convert(marshal::convert::ConvertArgs),
 }
 
-fn parse_rules(base: Rules, items: &[String]) -> Result<Rules, String> {
-    let mut rules = base;
-    for item in items {
-        let (k, v) = item
-            .split_once('=')
-            .ok_or_else(|| format!("rule option '{item}' is not NAME=VALUE"))?;
-        rules.set(k, v).map_err(|e| e.0)?;
-    }
-    Ok(rules)
-}
-
 fn perft(depth: u32, variant: &str, position: Option<&str>, rule_items: &[String]) -> Result<(), String> {
-    let rules = parse_rules(Rules::default(), rule_items)?;
+    let rules = Rules::default().with_options(rule_items)?;
     let mut pos = match position {
         Some(text) => {
             let v = Variant::parse(variant).map_err(|e| e.0)?;
@@ -131,45 +120,21 @@ fn perft(depth: u32, variant: &str, position: Option<&str>, rule_items: &[String
 
 fn replay(file: &str, legal: bool, rule_items: &[String]) -> Result<bool, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    // Gravon archives are XML; our own records are JSON, one per file or one per line
-    // (the output of `marshal match`); anything else is read as a UCC manager log.
+    let parsed = marshal::convert::read_games(&text);
     let start = text.trim_start();
-    let parsed: Result<Vec<GameRecord>, String> = if start.starts_with('<') {
-        gravon::read(&text)
-            .map(|r| vec![r])
-            .map_err(|e| format!("not a valid Gravon file: {e}"))
-    } else if !start.is_empty() && !start.starts_with('{') {
-        let read = ucc_log::read(&text);
-        if let Ok(r) = &read {
-            let meta = |k: &str| r.meta.get(k).map_or("?", String::as_str);
-            let result = match r.meta.get(ucc_log::META_RESULT) {
-                Some(t) => format!("result line {}: {t}", meta(ucc_log::META_RESULT_LINE)),
-                None => "no result line".into(),
-            };
-            println!(
-                "ucc log {} (red) vs {} (blue), {result}",
-                meta(ucc_log::META_RED_PLAYER),
-                meta(ucc_log::META_BLUE_PLAYER)
-            );
-        }
-        read.map(|r| vec![r]).map_err(|e| e.to_string())
-    } else {
-        match GameRecord::from_json(&text) {
-            Ok(r) => Ok(vec![r]),
-            Err(whole) => {
-                let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-                if lines.len() > 1 && lines.iter().all(|l| l.trim_start().starts_with('{')) {
-                    lines
-                        .iter()
-                        .enumerate()
-                        .map(|(i, l)| GameRecord::from_json(l).map_err(|e| format!("line {}: {e}", i + 1)))
-                        .collect()
-                } else {
-                    Err(whole.to_string())
-                }
-            }
-        }
-    };
+    if let (Ok([r]), false) = (parsed.as_deref(), start.is_empty() || start.starts_with(['<', '{'])) {
+        // A UCC manager log: say whose game it is and what the manager's result line says.
+        let meta = |k: &str| r.meta.get(k).map_or("?", String::as_str);
+        let result = match r.meta.get(ucc_log::META_RESULT) {
+            Some(t) => format!("result line {}: {t}", meta(ucc_log::META_RESULT_LINE)),
+            None => "no result line".into(),
+        };
+        println!(
+            "ucc log {} (red) vs {} (blue), {result}",
+            meta(ucc_log::META_RED_PLAYER),
+            meta(ucc_log::META_BLUE_PLAYER)
+        );
+    }
     let records = match parsed {
         Ok(r) => r,
         Err(e) => {
@@ -194,7 +159,7 @@ fn replay_one(record: &GameRecord, prefix: &str, legal: bool, rule_items: &[Stri
     let rules = if rule_items.is_empty() {
         None
     } else {
-        Some(parse_rules(record.rules, rule_items)?)
+        Some(record.rules.with_options(rule_items)?)
     };
     let outcome = record.replay_with(rules, |ply, pos| {
         if legal {
@@ -286,7 +251,7 @@ fn run_match(a: MatchArgs) -> Result<bool, String> {
         .try_into()
         .map_err(|_| "give exactly two --engine".to_string())?;
     let v = Variant::parse(&a.variant).map_err(|e| e.0)?;
-    let mut rules = parse_rules(Rules::default(), &a.rules)?;
+    let mut rules = Rules::default().with_options(&a.rules)?;
     if let Some((r, note)) = marshal::arena::ucc_player::match_rules(&[&e0, &e1], &v, rules)? {
         eprintln!("{note}");
         rules = r;

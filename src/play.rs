@@ -84,17 +84,6 @@ struct Game {
     echo: bool,
 }
 
-fn parse_rules(base: Rules, items: &[String]) -> Result<Rules, String> {
-    let mut rules = base;
-    for item in items {
-        let (k, v) = item
-            .split_once('=')
-            .ok_or_else(|| format!("rule option '{item}' is not NAME=VALUE"))?;
-        rules.set(k, v).map_err(|e| e.0)?;
-    }
-    Ok(rules)
-}
-
 fn parse_colour(s: &str) -> Result<Color, String> {
     match s.to_ascii_lowercase().as_str() {
         "red" | "r" => Ok(Color::Red),
@@ -112,7 +101,7 @@ fn new_game(args: &PlayArgs) -> Result<(Position, GameRecord, Color, u64), Strin
     });
     let human = parse_colour(&args.colour)?;
     let v = Variant::parse(&args.variant).map_err(|e| e.0)?;
-    let rules = parse_rules(Rules::default(), &args.rules)?;
+    let rules = Rules::default().with_options(&args.rules)?;
     let mut rng = StdRng::seed_from_u64(seed);
     let engine_setup = crate::setup::generate(&v, &mut rng);
     let human_setup = if args.setup.eq_ignore_ascii_case("auto") {
@@ -140,7 +129,7 @@ fn new_game(args: &PlayArgs) -> Result<(Position, GameRecord, Color, u64), Strin
 fn load_game(path: &str, args: &PlayArgs) -> Result<(Position, GameRecord, Color, u64), String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let mut record = GameRecord::from_json(&text).map_err(|e| format!("{path}: {e}"))?;
-    record.rules = parse_rules(record.rules, &args.rules)?;
+    record.rules = record.rules.with_options(&args.rules)?;
     let (pos, end) = record.replay(None).map_err(|e| format!("{path}: {e}"))?;
     if let Some(e) = end.or(record.result) {
         return Err(format!("{path}: the game is already over: {}", describe_end(&e)));

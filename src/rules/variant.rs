@@ -410,6 +410,19 @@ impl Rules {
         }
     }
 
+    /// These rules with command-line options `NAME=VALUE` applied in order (see `set`);
+    /// the error names the item that is not `NAME=VALUE` or the option it rejects.
+    pub fn with_options(self, items: &[String]) -> Result<Rules, String> {
+        let mut rules = self;
+        for item in items {
+            let (k, v) = item
+                .split_once('=')
+                .ok_or_else(|| format!("rule option '{item}' is not NAME=VALUE"))?;
+            rules.set(k, v).map_err(|e| e.0)?;
+        }
+        Ok(rules)
+    }
+
     /// Sets one option by name (`two-squares`, `more-squares`, `attacker-advantage`,
     /// `silent-defence`, `rescue`, `max-plies`, `max-quiet-plies`); values `on`/`off`,
     /// `true`/`false`, numbers, `0` or `off` for no limit.
