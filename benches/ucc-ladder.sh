@@ -9,7 +9,9 @@
 # judge/manager/stratego, the AIs in agents/<name>/; see README, "Strength"). Default
 # ladder: peternlewis:40 celsius:40 vixen:20 asmodeus:20 hunter:20 basic_cpp:20.
 # Environment: MARSHAL_UCC_MOVETIME (default 300), CONCURRENCY (games at once, default 2),
-# MARSHAL (default target/release/marshal-ucc), SEED (default 1; game i uses SEED*1000+i).
+# MARSHAL (default target/release/marshal-ucc; it runs the `marshal` beside it, or the one
+# MARSHAL_BIN names: copy both when you keep binaries aside), SEED (default 1; game i uses
+# SEED*1000+i).
 # Every game keeps OUTDIR/<opponent>/<i>.log (the manager's -o log) and <i>.out (its result
 # line); games already there are not replayed, so an interrupted ladder resumes. The table
 # (score, Marshal lost on a Bomb, Flag lost) comes from benches/ucc_ladder_stats.py.
@@ -26,6 +28,10 @@ seed=${SEED:-1}
 bin=${MARSHAL:-target/release/marshal-ucc}
 [ -x "$bin" ] || cargo build --release
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+if [ -z "${MARSHAL_BIN:-}" ] && [ ! -x "$(dirname "$bin")/marshal" ]; then
+  echo "ucc-ladder: no engine 'marshal' beside $bin (copy it there or set MARSHAL_BIN)" >&2
+  exit 1
+fi
 specs=("$@")
 [ ${#specs[@]} -gt 0 ] || specs=(peternlewis:40 celsius:40 vixen:20 asmodeus:20 hunter:20 basic_cpp:20)
 
