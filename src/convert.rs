@@ -7,7 +7,7 @@
 
 use crate::rules::gravon::{self, META_BLUE_PLAYER, META_RED_PLAYER};
 use crate::rules::strados3::{parse_any, to_strados3};
-use crate::rules::{ucc_log, Color, EndReason, GameRecord, Move, Position, Rank, Rules, Setup, Variant};
+use crate::rules::{ucc_log, Color, EndReason, GameRecord, Move, Position, Rules, Setup, Variant};
 use crate::ucc::{move_to_ucc, setup_to_rows, Outcome};
 use std::io::Write;
 
@@ -174,15 +174,6 @@ fn every_position(g: &GameRecord, to: Format) -> Result<String, String> {
     Ok(lines.join("\n"))
 }
 
-/// The manager's value of a side: its ranks Spy (1) .. Marshal (10) summed.
-fn piece_value(pos: &Position, c: Color) -> u32 {
-    Rank::ALL
-        .iter()
-        .filter(|r| r.is_movable())
-        .map(|&r| pos.count(c, r) as u32 * r as u32)
-        .sum()
-}
-
 fn colour_word(c: Color) -> &'static str {
     match c {
         Color::Red => "RED",
@@ -237,7 +228,11 @@ pub fn write_ucc_log(g: &GameRecord) -> Result<String, String> {
         lines.push(format!("{turn} {tag}: {text} {}", outcome.text()));
     }
     let last_turn = pos.ply().div_ceil(2);
-    let values = format!("{} {}", piece_value(&pos, Color::Red), piece_value(&pos, Color::Blue));
+    let values = format!(
+        "{} {}",
+        ucc_log::piece_value(&pos, Color::Red),
+        ucc_log::piece_value(&pos, Color::Blue)
+    );
     let end = |lines: &mut Vec<String>, who: Color, word: &str, turn: u32, reason: &str| {
         lines.push(format!("Game ends on {}'s turn - REASON: {reason}", colour_word(who)));
         lines.push(format!(

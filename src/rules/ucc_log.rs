@@ -326,7 +326,7 @@ fn army_of(rows: &[Vec<Option<Rank>>]) -> [u8; NUM_RANKS] {
 }
 
 /// The manager's piece value of a side: the sum of its ranks (Spy 1 .. Marshal 10).
-fn piece_value(pos: &Position, color: Color) -> u32 {
+pub(crate) fn piece_value(pos: &Position, color: Color) -> u32 {
     (Rank::Spy.index()..=Rank::Marshal.index())
         .filter_map(Rank::from_index)
         .map(|r| pos.count(color, r) as u32 * r as u32)
