@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Where Marshal's material goes in a UCC ladder folder (benches/ucc-ladder.sh).
+
+    python3 benches/ucc_losses.py OUTDIR [OUTDIR ...]
+
+Replays every finished game's manager log (<opponent>/<i>.log, with Marshal the player
+whose path ends in /marshal) and sums, per game won and per game lost, the value of
+Marshal's pieces lost by cause, in the engine's piece values (Marshal 400, General 300,
+Colonel 200, Major 150, Captain 100, Lieutenant 60, Sergeant 40, Miner 60, Scout 30, Spy
+100). A cause names who attacked, what stood on the other side (a Bomb, a piece already
+seen, a piece that had moved, one that had not) and whether Marshal's piece had been seen;
+a trade is a fight in which both pieces died. It then lists the attacks of Marshal's top
+pieces (Marshal, General, Colonel) on Bombs by whether a stronger enemy piece, already
+seen, stood next to the attacker (a piece trapped with nowhere else to go) and how many
+empty squares it had around it.
+"""
+import os
+import re
+import sys
+from collections import Counter
+
+VALUE = {"1": 400, "2": 300, "3": 200, "4": 150, "5": 100, "6": 60, "7": 40, "8": 60, "9": 30,
+         "s": 100, "B": 20, "F": 0}
+STRENGTH = {"1": 10, "2": 9, "3": 8, "4": 7, "5": 6, "6": 5, "7": 4, "8": 3, "9": 2, "s": 1}
+LAKES = {(x, y) for x in (2, 3, 6, 7) for y in (4, 5)}
+STEP = {"UP": (0, -1), "DOWN": (0, 1), "LEFT": (-1, 0), "RIGHT": (1, 0)}
+MOVE = re.compile(r"^(\d+) (RED|BLU): (\d+) (\d+) (UP|DOWN|LEFT|RIGHT)(?: (\d+))? "
+                  r"(OK|KILLS|DIES|BOTHDIE|VICTORY_FLAG)")
+
+
+def result(out_path):
+    """'W' or 'L' from Marshal's side, None for a draw, an error or an unfinished game."""
+    if not os.path.exists(out_path):
+        return None
+    w = open(out_path).read().split()
+    if len(w) < 3:
+        return None
+    marshal_named = os.path.basename(w[0]) == "marshal"
+    if w[2] in ("VICTORY", "DEFAULT"):
+        return "W" if marshal_named else "L"
+    if w[2] in ("SURRENDER", "DEFEAT", "ILLEGAL"):
+        return "L" if marshal_named else "W"
+    return None
+
+
+def replay(log_path, lost, traps):
+    lines = open(log_path).read().splitlines()
+    board, me = {}, None
+    for i, l in enumerate(lines):
+        w = l.split()
+        if len(w) >= 3 and w[2] == "SETUP":
+            colour = "R" if w[1] == "RED" else "B"
+            if os.path.basename(w[0]) == "marshal":
+                me = colour
+            for r in range(4):
+                y = r if colour == "R" else 6 + r
+                for x, c in enumerate(lines[i + 1 + r].strip()):
+                    if c != ".":
+                        board[(x, y)] = {"c": colour, "p": c, "moved": False, "seen": False}
+    if me is None:
+        return
+    for l in lines:
+        m = MOVE.match(l)
+        if not m:
+            continue
+        x, y = int(m.group(3)), int(m.group(4))
+        dx, dy = STEP[m.group(5)]
+        n = int(m.group(6) or 1)
+        to = (x + dx * n, y + dy * n)
+        att = board.pop((x, y))
+        dfd = board.get(to)
+        how = m.group(7)
+        if dfd:
+            if att["c"] == me and att["p"] in "123" and dfd["p"] == "B":
+                stronger = any(
+                    q and q["c"] != me and q["seen"] and STRENGTH.get(q["p"], 0) > STRENGTH[att["p"]]
+                    for q in (board.get((x + a, y + b)) for a, b in STEP.values()))
+                free = sum(1 for a, b in STEP.values()
+                           if 0 <= x + a < 10 and 0 <= y + b < 10 and (x + a, y + b) not in board
+                           and (x + a, y + b) not in LAKES)
+                traps[("a stronger seen piece beside it" if stronger else "free to go", free)] += 1
+
+            def cause(mine, other, attacking):
+                what = ("a Bomb" if other["p"] == "B" else "a seen piece" if other["seen"]
+                        else "a moved piece" if other["moved"] else "an unmoved piece")
+                return "%s %s, ours %s" % ("attacking" if attacking else "attacked by", what,
+                                          "seen" if mine["seen"] else "unseen")
+            if how == "DIES" and att["c"] == me:
+                lost[cause(att, dfd, True)] += VALUE[att["p"]]
+            elif how == "KILLS" and dfd["c"] == me:
+                lost[cause(dfd, att, False)] += VALUE[dfd["p"]]
+            elif how == "BOTHDIE":
+                lost["trade"] += VALUE[(att if att["c"] == me else dfd)["p"]]
+            att["seen"] = dfd["seen"] = True
+            if how in ("KILLS", "VICTORY_FLAG"):
+                board[to] = att
+            elif how == "BOTHDIE":
+                del board[to]
+        else:
+            board[to] = att
+        att["moved"] = True
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    lost = {"W": Counter(), "L": Counter()}
+    games = Counter()
+    traps = Counter()
+    for root in sys.argv[1:]:
+        for opp in sorted(os.listdir(root)):
+            d = os.path.join(root, opp)
+            if not os.path.isdir(d):
+                continue
+            for f in sorted(os.listdir(d)):
+                if not f.endswith(".log"):
+                    continue
+                res = result(os.path.join(d, f[:-4] + ".out"))
+                if res is None:
+                    continue
+                games[res] += 1
+                replay(os.path.join(d, f), lost[res], traps)
+    for res, name in (("W", "won"), ("L", "lost")):
+        if games[res] == 0:
+            continue
+        print("%d games %s; value lost per game by cause:" % (games[res], name))
+        for k, v in lost[res].most_common():
+            print("  %-48s %5.0f" % (k, v / games[res]))
+    print("attacks of Marshal's Marshal, General and Colonels on Bombs:")
+    for (k, free), v in sorted(traps.items(), key=lambda kv: -kv[1]):
+        print("  %4d  %s, %d empty square%s beside it" % (v, k, free, "" if free == 1 else "s"))
+
+
+if __name__ == "__main__":
+    main()
