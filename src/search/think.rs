@@ -304,9 +304,9 @@ impl<'a> Searcher<'a> {
         let truth = Piece(pos.cells[t]).rank();
         let adv = pos.rules.attacker_advantage;
         let mut mass = [0f32; 4];
-        // Per outcome: the rank that plays it out and its probability (the world's own
-        // rank first: it needs no exchange).
-        let mut pick: [Option<(Rank, f32)>; 4] = [None; 4];
+        // Per outcome: the probability of the rank that plays it out and the square of the
+        // piece that rank is exchanged with (the world's own rank first: it needs none).
+        let mut pick: [Option<(f32, Option<usize>)>; 4] = [None; 4];
         let mut truth_class = None;
         for r in Rank::ALL {
             let p = probs[r.index()];
@@ -317,24 +317,24 @@ impl<'a> Searcher<'a> {
             mass[k] += p;
             if r == truth {
                 truth_class = Some(k);
-            } else if truth_class != Some(k) && pick[k].is_none_or(|(_, q)| p > q) && self.partner(pos, t, r).is_some()
-            {
-                pick[k] = Some((r, p));
+            } else if truth_class != Some(k) && pick[k].is_none_or(|(q, _)| p > q) {
+                if let Some(sq) = self.partner(pos, t, r) {
+                    pick[k] = Some((p, Some(sq)));
+                }
             }
         }
         if let Some(k) = truth_class {
-            pick[k] = Some((truth, 1.0));
+            pick[k] = Some((1.0, None));
         } else {
             let k = combat_index(resolve_combat(att, truth, adv));
             mass[k] = mass[k].max(f32::MIN_POSITIVE);
-            pick[k] = Some((truth, 1.0));
+            pick[k] = Some((1.0, None));
         }
         let total: f32 = (0..4).filter(|&k| pick[k].is_some()).map(|k| mass[k]).sum();
         let mut n = 0;
         for k in 0..4 {
-            if let Some((r, _)) = pick[k] {
+            if let Some((_, swap)) = pick[k] {
                 if mass[k] > 0.0 {
-                    let swap = if r == truth { None } else { self.partner(pos, t, r) };
                     out[n] = Outcome {
                         p: mass[k] / total,
                         swap,
