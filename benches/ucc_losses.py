@@ -19,6 +19,9 @@ import re
 import sys
 from collections import Counter
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ucc_ladder_stats  # noqa: E402  (the ladder's own reading of a game's result)
+
 VALUE = {"1": 400, "2": 300, "3": 200, "4": 150, "5": 100, "6": 60, "7": 40, "8": 60, "9": 30,
          "s": 100, "B": 20, "F": 0}
 STRENGTH = {"1": 10, "2": 9, "3": 8, "4": 7, "5": 6, "6": 5, "7": 4, "8": 3, "9": 2, "s": 1}
@@ -28,19 +31,13 @@ MOVE = re.compile(r"^(\d+) (RED|BLU): (\d+) (\d+) (UP|DOWN|LEFT|RIGHT)(?: (\d+))
                   r"(OK|KILLS|DIES|BOTHDIE|VICTORY_FLAG)")
 
 
-def result(out_path):
-    """'W' or 'L' from Marshal's side, None for a draw, an error or an unfinished game."""
+def result(out_path, log_path):
+    """'W' or 'L' from Marshal's side (as the ladder's table scores it), None for a draw,
+    an error or an unfinished game."""
     if not os.path.exists(out_path):
         return None
-    w = open(out_path).read().split()
-    if len(w) < 3:
-        return None
-    marshal_named = os.path.basename(w[0]) == "marshal"
-    if w[2] in ("VICTORY", "DEFAULT"):
-        return "W" if marshal_named else "L"
-    if w[2] in ("SURRENDER", "DEFEAT", "ILLEGAL"):
-        return "L" if marshal_named else "W"
-    return None
+    res = ucc_ladder_stats.game(out_path, log_path)[0]
+    return res if res in ("W", "L") else None
 
 
 def replay(log_path, lost, traps):
@@ -115,7 +112,7 @@ def main():
             for f in sorted(os.listdir(d)):
                 if not f.endswith(".log"):
                     continue
-                res = result(os.path.join(d, f[:-4] + ".out"))
+                res = result(os.path.join(d, f[:-4] + ".out"), os.path.join(d, f))
                 if res is None:
                     continue
                 games[res] += 1
