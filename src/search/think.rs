@@ -67,10 +67,10 @@ const WIN_IN_AVERAGE: i32 = 2_000;
 /// is worth about two Marshals more than the position, not the game.
 const WIN_IN_CHANCE: i32 = 800;
 /// What an attack on an unseen piece makes of the root belief's Flag and Bomb chances of
-/// that piece (times these, then scaled back to 1): the search attacks where they look
-/// best, so where it attacks they are biased in its favour. Over 490 attacks on unmoved
-/// unseen pieces in 40 games against the UCC 2012 winner the beliefs summed 54 Flags where
-/// 22 were and 137 Bombs where 180 were (P(B) 0.3-0.4: 61% were Bombs).
+/// that piece (times these, then the outcomes scaled back to 1): the search attacks where
+/// they look best, so where it attacks they are biased in its favour. Over 490 attacks on
+/// unmoved unseen pieces in 40 games against the UCC 2012 winner the beliefs summed 54
+/// Flags where 22 were and 137 Bombs where 180 were (P(B) 0.3-0.4: 61% were Bombs).
 const FLAG_TRUST: f32 = 0.5;
 const BOMB_DISTRUST: f32 = 1.5;
 /// Piece identities (`Position::ids`) range below this.
@@ -196,7 +196,8 @@ struct Searcher<'a> {
     /// The searching side (the side to move at the root).
     us: Color,
     /// By piece identity in the current world: the root belief of each enemy piece whose
-    /// rank the searcher has not seen (zero for every other piece).
+    /// rank the searcher has not seen, its Flag and Bomb chances weighted by `FLAG_TRUST`
+    /// and `BOMB_DISTRUST` (zero for every other piece).
     marg: Vec<[f32; NUM_RANKS]>,
     /// The range chance-node outcomes are clamped to, from our side: no loss is clamped;
     /// a win counts `WIN_IN_CHANCE` beyond the static score of the current world's root
@@ -316,12 +317,7 @@ impl<'a> Searcher<'a> {
         let mut pick: [Option<(f32, Option<usize>)>; 4] = [None; 4];
         let mut truth_class = None;
         for r in Rank::ALL {
-            let p = probs[r.index()]
-                * match r {
-                    Rank::Flag => FLAG_TRUST,
-                    Rank::Bomb => BOMB_DISTRUST,
-                    _ => 1.0,
-                };
+            let p = probs[r.index()];
             if p <= 0.0 || (moved && !r.is_movable()) {
                 continue;
             }
@@ -654,12 +650,19 @@ fn search(
             }
         }
     }
-    // What the searcher believes of each unseen piece on the board (chance nodes).
+    // What the searcher believes of each unseen piece on the board, as chance nodes weigh
+    // it (the Flag and Bomb chances distrusted once here, not at every attack).
     let unseen: Vec<(Square, [f32; NUM_RANKS])> = if belief.has_hidden() {
         belief
             .marginals()
             .into_iter()
-            .filter_map(|(sq, p)| Some((sq?, p.map(|x| x as f32))))
+            .filter_map(|(sq, p)| {
+                let sq = sq?;
+                let mut w = p.map(|x| x as f32);
+                w[Rank::Flag.index()] *= FLAG_TRUST;
+                w[Rank::Bomb.index()] *= BOMB_DISTRUST;
+                Some((sq, w))
+            })
             .collect()
     } else {
         Vec::new()
