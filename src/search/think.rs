@@ -6,7 +6,7 @@
 //! move getting its exact score in every world; the move with the best average wins. An
 //! iteration cut short by a limit is discarded.
 
-use super::eval::{evaluate, VALUES, WIN, WIN_BOUND};
+use super::eval::{evaluate, piece_value, VALUES, WIN, WIN_BOUND};
 use crate::belief::Belief;
 use crate::rules::piece::{resolve_combat, Piece, NUM_RANKS, RANK_MASK};
 use crate::rules::position::{MOVED, REVEALED};
@@ -199,6 +199,8 @@ struct Searcher<'a> {
     /// rank the searcher has not seen, its Flag and Bomb chances weighted by `FLAG_TRUST`
     /// and `BOMB_DISTRUST` (zero for every other piece).
     marg: Vec<[f32; NUM_RANKS]>,
+    /// Whether any unseen enemy piece may be the Spy (root belief).
+    spy_unseen: bool,
     /// The range chance-node outcomes are clamped to, from our side: no loss is clamped;
     /// a win counts `WIN_IN_CHANCE` beyond the static score of the current world's root
     /// (or of an even position).
@@ -243,6 +245,7 @@ impl<'a> Searcher<'a> {
             bufs: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             us: Color::Red,
             marg: vec![[0.0; NUM_RANKS]; IDS],
+            spy_unseen: false,
             chance_lo: -WIN,
             chance_hi: WIN_IN_CHANCE,
         }
@@ -285,6 +288,85 @@ impl<'a> Searcher<'a> {
         for (sq, p) in unseen {
             self.marg[world.ids[sq.index()] as usize % IDS] = *p;
         }
+        self.spy_unseen = unseen.iter().any(|(_, p)| p[Rank::Spy.index()] > 0.0);
+    }
+
+    /// At an enemy node: the chance (root belief) that one of the unseen enemy pieces next
+    /// to our seen Marshal is the Spy, when none of them is this world's Spy, with the
+    /// enemy's static score after its Spy took our Marshal; `None` if there is no such risk.
+    ///
+    /// The enemy Spy is one piece: a few sampled worlds mostly put it where our seen
+    /// Marshal is not, and the move picked would then be the one whose risk no world
+    /// happened to show. So at such a node the enemy also strikes with that chance, for
+    /// the static score plus what our Marshal is worth to us.
+    fn spy_strike(&self, pos: &Position) -> Option<(f32, i32)> {
+        if !self.spy_unseen || pos.side == self.us {
+            return None;
+        }
+        let (us, them) = (self.us, self.us.flip());
+        if pos.count(them, Rank::Spy) == 0 || pos.count(us, Rank::Marshal) == 0 {
+            return None;
+        }
+        if resolve_combat(Rank::Spy, Rank::Marshal, pos.rules.attacker_advantage) != Combat::AttackerWins {
+            return None;
+        }
+        let marshal = Piece::new(us, Rank::Marshal).code();
+        let mut bits = pos.bb[us.index()][1];
+        let mut at = None;
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize + crate::rules::square::STRIDE;
+            bits &= bits - 1;
+            if pos.cells[sq] == marshal {
+                at = Some(sq);
+                break;
+            }
+        }
+        let at = at.filter(|&sq| pos.flags[sq] & REVEALED != 0)?;
+        // A Spy strikes at its first chance, so a neighbour that let one pass is no Spy
+        // (and each chance is counted once): only where our last move brought the
+        // Marshal, the enemy's last move attacked it (and showed its rank), or the
+        // neighbour's last move brought it there.
+        let (ours, theirs) = (pos.last[us.index()].to().index(), pos.last[them.index()].to().index());
+        let fresh = ours == at || theirs == at;
+        let mut none = 1f32;
+        for d in crate::rules::square::DIRS {
+            let n = (at as isize + d as isize) as usize;
+            let Some(p) = Piece::from_cell(pos.cells[n]) else {
+                continue;
+            };
+            if p.color() != them || pos.flags[n] & REVEALED != 0 || !(fresh || theirs == n) {
+                continue;
+            }
+            if p.rank() == Rank::Spy {
+                // This world's Spy strikes in the search itself.
+                return None;
+            }
+            none *= 1.0 - self.marg[pos.ids[n] as usize % IDS][Rank::Spy.index()];
+        }
+        let p = 1.0 - none;
+        (p > 0.0).then(|| (p.min(1.0), evaluate(pos) + piece_value(pos, us, Rank::Marshal)))
+    }
+
+    /// `inner` searched at an enemy node, mixed with the strike of `spy_strike` (the
+    /// window passed on so that the mixed bounds stay exact).
+    fn with_spy_strike(
+        &mut self,
+        pos: &mut Position,
+        alpha: i32,
+        beta: i32,
+        inner: impl FnOnce(&mut Self, &mut Position, i32, i32) -> i32,
+    ) -> i32 {
+        let Some((p, c)) = self.spy_strike(pos) else {
+            return inner(self, pos, alpha, beta);
+        };
+        let (q, pc) = (1.0 - p, p * c as f32);
+        if q <= 0.0 {
+            return c;
+        }
+        let lo = ((alpha as f32 - pc) / q).floor().max(-INF as f32) as i32;
+        let hi = ((beta as f32 - pc) / q).ceil().min(INF as f32) as i32;
+        let v = inner(self, pos, lo, hi);
+        (q * v as f32 + pc).round() as i32
     }
 
     /// Is `m` our attack on an enemy piece whose rank we have not seen?
@@ -437,10 +519,14 @@ impl<'a> Searcher<'a> {
         }
     }
 
-    fn negamax(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn negamax(&mut self, pos: &mut Position, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         if depth <= 0 || ply >= MAX_PLY {
             return self.quiesce(pos, alpha, beta, ply);
         }
+        self.with_spy_strike(pos, alpha, beta, |s, pos, a, b| s.negamax_moves(pos, depth, a, b, ply))
+    }
+
+    fn negamax_moves(&mut self, pos: &mut Position, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if !self.count_node() {
             return 0;
         }
@@ -488,7 +574,11 @@ impl<'a> Searcher<'a> {
     }
 
     /// Stand pat or play a winning attack, until the position is quiet.
-    fn quiesce(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    fn quiesce(&mut self, pos: &mut Position, alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.with_spy_strike(pos, alpha, beta, |s, pos, a, b| s.quiesce_moves(pos, a, b, ply))
+    }
+
+    fn quiesce_moves(&mut self, pos: &mut Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
         if !self.count_node() {
             return 0;
         }
@@ -913,6 +1003,50 @@ mod tests {
                 assert_eq!(go(&view, both, seed).best, Some(miner), "depth {d} seed {seed}");
             }
         }
+    }
+
+    #[test]
+    fn a_seen_marshal_fears_the_spy_next_to_it_in_every_world() {
+        // Red's seen Marshal can take a seen Sergeant on e4, next to the unseen f4. In this
+        // world f4 is a Sergeant too; the belief gives it half a chance of being the Spy.
+        // The capture is worth it only if that chance is not counted.
+        let world = || {
+            classic(
+                &[
+                    ("e4", "b4'!"),
+                    ("f4", "b4"),
+                    ("a10", "bS"),
+                    ("j10", "bF"),
+                    ("i10", "bB"),
+                    ("e3", "rM'!"),
+                    ("a1", "rF"),
+                    ("a2", "rB"),
+                    ("b1", "rB"),
+                ],
+                'r',
+                "full",
+            )
+        };
+        let take = Move::parse("e3e4").unwrap();
+        let back = Move::parse("e3e2").unwrap();
+        let stop = AtomicBool::new(false);
+        let score = |spy: f32| {
+            let mut w = world();
+            let mut p = [0f32; NUM_RANKS];
+            p[Rank::Spy.index()] = spy;
+            p[Rank::Sergeant.index()] = 1.0 - spy;
+            let unseen = [(Square::parse("f4").unwrap(), p)];
+            let mut s = Searcher::new(&stop, Instant::now(), None, u64::MAX);
+            s.new_world(&w, &unseen);
+            let mut scores = [0; 2];
+            assert!(s.root(&mut w, &[take, back], 2, &mut scores));
+            scores
+        };
+        let [t, b] = score(0.5);
+        assert!(t < b, "capture {t}, step back {b}");
+        // With no Spy chance the capture is good.
+        let [t, b] = score(0.0);
+        assert!(t > b, "no Spy chance: capture {t}, step back {b}");
     }
 
     /// Equal results, the time aside.
