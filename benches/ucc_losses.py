@@ -12,12 +12,16 @@ seen, a piece that had moved, one that had not) and whether Marshal's piece had 
 a trade is a fight in which both pieces died. It then lists the attacks of Marshal's top
 pieces (Marshal, General, Colonel) on Bombs by whether a stronger enemy piece, already
 seen, stood next to the attacker (a piece trapped with nowhere else to go) and how many
-empty squares it had around it.
+empty squares it had around it. Then, for the attacks of Marshal's Major, Colonels, General
+and Marshal on enemy pieces they had not seen, how they ended (a Bomb, the Flag, a win, a
+trade, a loss) by whether the enemy piece had moved and whether a stronger seen enemy
+piece stood within two steps of the attacker (chased); last, the games in which the enemy
+Spy took Marshal's Marshal, by whether the Spy had moved and the Marshal had been seen.
 """
 import os
 import re
 import sys
-from collections import Counter
+from collections import Counter, defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ucc_ladder_stats  # noqa: E402  (the ladder's own reading of a game's result)
@@ -40,7 +44,7 @@ def result(out_path, log_path):
     return res if res in ("W", "L") else None
 
 
-def replay(log_path, lost, traps):
+def replay(log_path, lost, traps, attacks, spies):
     lines = open(log_path).read().splitlines()
     board, me = {}, None
     for i, l in enumerate(lines):
@@ -68,6 +72,17 @@ def replay(log_path, lost, traps):
         dfd = board.get(to)
         how = m.group(7)
         if dfd:
+            if att["c"] == me and att["p"] in "1234" and not dfd["seen"]:
+                chased = any(q["c"] != me and q["seen"] and STRENGTH.get(q["p"], 0) > STRENGTH[att["p"]]
+                             and abs(qx - x) + abs(qy - y) <= 2 for (qx, qy), q in board.items())
+                end = {"KILLS": "won", "BOTHDIE": "trade", "VICTORY_FLAG": "Flag"}.get(
+                    how, "Bomb" if dfd["p"] == "B" else "lost")
+                attacks[("Marshal" if att["p"] == "1" else "General" if att["p"] == "2"
+                         else "Colonel or Major", "moved" if dfd["moved"] else "unmoved",
+                         "chased" if chased else "free")][end] += 1
+            if att["c"] != me and att["p"] == "s" and dfd["p"] == "1" and how == "KILLS":
+                spies[("the Spy had moved" if att["moved"] else "the Spy had not moved",
+                       "our Marshal seen" if dfd["seen"] else "our Marshal unseen")] += 1
             if att["c"] == me and att["p"] in "123" and dfd["p"] == "B":
                 stronger = any(
                     q and q["c"] != me and q["seen"] and STRENGTH.get(q["p"], 0) > STRENGTH[att["p"]]
@@ -104,6 +119,8 @@ def main():
     lost = {"W": Counter(), "L": Counter()}
     games = Counter()
     traps = Counter()
+    attacks = defaultdict(Counter)
+    spies = Counter()
     for root in sys.argv[1:]:
         for opp in sorted(os.listdir(root)):
             d = os.path.join(root, opp)
@@ -116,7 +133,7 @@ def main():
                 if res is None:
                     continue
                 games[res] += 1
-                replay(os.path.join(d, f), lost[res], traps)
+                replay(os.path.join(d, f), lost[res], traps, attacks, spies)
     for res, name in (("W", "won"), ("L", "lost")):
         if games[res] == 0:
             continue
@@ -126,6 +143,16 @@ def main():
     print("attacks of Marshal's Marshal, General and Colonels on Bombs:")
     for (k, free), v in sorted(traps.items(), key=lambda kv: -kv[1]):
         print("  %4d  %s, %d empty square%s beside it" % (v, k, free, "" if free == 1 else "s"))
+    print("attacks of Marshal's Major and up on pieces it had not seen (how they ended):")
+    ends = ("Bomb", "Flag", "won", "trade", "lost")
+    for k, c in sorted(attacks.items()):
+        n = sum(c.values())
+        print("  %-44s %4d: %s" % (", ".join(k), n, ", ".join(
+            "%s %.0f%%" % (e, 100.0 * c[e] / n) for e in ends if c[e])))
+    print("the enemy Spy took Marshal's Marshal: %d times in %d games" % (
+        sum(spies.values()), games["W"] + games["L"]))
+    for k, v in spies.most_common():
+        print("  %4d  %s" % (v, ", ".join(k)))
 
 
 if __name__ == "__main__":
