@@ -24,11 +24,14 @@ import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from ucc_ladder_stats import is_marshal  # noqa: E402  (the ladder's own naming of Marshal)
+
 
 def opponent(meta):
     for side in ("red", "blue"):
         name = meta.get(side, "")
-        if os.path.basename(name) != "marshal":
+        if not is_marshal(name):
             return os.path.basename(name.split(":", 1)[-1]) or "opponent"
     return "marshal"
 
@@ -44,7 +47,7 @@ def main():
             if not line.strip():
                 continue
             meta = json.loads(line).get("meta", {})
-            if not any(os.path.basename(meta.get(s, "")) == "marshal" for s in ("red", "blue")):
+            if not any(is_marshal(meta.get(s, "")) for s in ("red", "blue")):
                 sys.exit(f"{records}: game {n} has no player whose command ends in /marshal")
             log = subprocess.run([engine, "convert", "--to", "ucc", "--game", str(n), records],
                                  check=True, capture_output=True, text=True).stdout

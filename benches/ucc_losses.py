@@ -44,6 +44,13 @@ def result(out_path, log_path):
     return res if res in ("W", "L") else None
 
 
+def outranked(board, me, piece, x, y, reach):
+    """Whether a seen enemy piece (of `me`'s opponent) that outranks `piece` stands within
+    `reach` steps of (x, y)."""
+    return any(q["c"] != me and q["seen"] and STRENGTH.get(q["p"], 0) > STRENGTH[piece["p"]]
+               and abs(qx - x) + abs(qy - y) <= reach for (qx, qy), q in board.items())
+
+
 def replay(log_path, lost, traps, attacks, spies):
     lines = open(log_path).read().splitlines()
     board, me = {}, None
@@ -73,8 +80,7 @@ def replay(log_path, lost, traps, attacks, spies):
         how = m.group(7)
         if dfd:
             if att["c"] == me and att["p"] in "1234" and not dfd["seen"]:
-                chased = any(q["c"] != me and q["seen"] and STRENGTH.get(q["p"], 0) > STRENGTH[att["p"]]
-                             and abs(qx - x) + abs(qy - y) <= 2 for (qx, qy), q in board.items())
+                chased = outranked(board, me, att, x, y, 2)
                 end = {"KILLS": "won", "BOTHDIE": "trade", "VICTORY_FLAG": "Flag"}.get(
                     how, "Bomb" if dfd["p"] == "B" else "lost")
                 attacks[("Marshal" if att["p"] == "1" else "General" if att["p"] == "2"
@@ -84,9 +90,7 @@ def replay(log_path, lost, traps, attacks, spies):
                 spies[("the Spy had moved" if att["moved"] else "the Spy had not moved",
                        "our Marshal seen" if dfd["seen"] else "our Marshal unseen")] += 1
             if att["c"] == me and att["p"] in "123" and dfd["p"] == "B":
-                stronger = any(
-                    q and q["c"] != me and q["seen"] and STRENGTH.get(q["p"], 0) > STRENGTH[att["p"]]
-                    for q in (board.get((x + a, y + b)) for a, b in STEP.values()))
+                stronger = outranked(board, me, att, x, y, 1)
                 free = sum(1 for a, b in STEP.values()
                            if 0 <= x + a < 10 and 0 <= y + b < 10 and (x + a, y + b) not in board
                            and (x + a, y + b) not in LAKES)
