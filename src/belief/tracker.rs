@@ -68,8 +68,12 @@ const FLEE: [f32; 3] = [0.05, 0.18, 1.0];
 const STAY_FREE: [f32; 3] = [0.57, 0.72, 0.57];
 /// Staying next to it without an empty square to step to (it might still attack).
 const STAY_BLOCKED: [f32; 3] = [0.41, 0.78, 0.99];
-/// Stepping next to a seen piece two steps away, by how it fares attacking it.
-const APPROACH: [f32; 3] = [1.0, 0.15, 0.17];
+/// Stepping next to a seen piece two steps away, by how it fares attacking it. Sharper
+/// than self-play measured (0.15, 0.17 for ties and losses): our own search walks up to
+/// seen pieces in worlds where it guessed wrong, other programs seldom do. Against the UCC
+/// 2012 winner the unseen piece that stepped next to our seen Colonel or General took it
+/// on its next move 82 times in 240 games.
+const APPROACH: [f32; 3] = [1.0, 0.04, 0.04];
 /// Not stepping next to it, by the same.
 const NEAR_STAY: [f32; 3] = [0.75, 0.97, 0.96];
 
@@ -684,6 +688,15 @@ mod tests {
         let (before, after) = one_step("e5", Rank::General, true, "e7e6");
         let m = Rank::Marshal.index();
         assert!(after[m] > 2.0 * before[m], "Marshal {} -> {}", before[m], after[m]);
+    }
+
+    #[test]
+    fn a_charge_at_a_seen_general_makes_the_marshal_a_strong_favourite() {
+        // Programs and people seldom walk a weaker piece up to a piece they have seen: in
+        // duel (one Marshal among seven movable pieces) the charge makes it better than 3 to 2.
+        let (_, after) = one_step("e5", Rank::General, true, "e7e6");
+        let m = Rank::Marshal.index();
+        assert!(after[m] > 0.6, "Marshal {}", after[m]);
     }
 
     #[test]
