@@ -346,11 +346,14 @@ impl<'a> Searcher<'a> {
             none *= 1.0 - self.marg[pos.ids[n] as usize % IDS][Rank::Spy.index()];
         }
         let p = 1.0 - none;
-        // What the strike costs us: our Marshal, and as much again while theirs lives, for it
-        // then has no equal.
-        let cost = piece_value(pos, us, Rank::Marshal)
-            + piece_value(pos, them, Rank::Marshal) * pos.count(them, Rank::Marshal).min(1) as i32;
-        (p > 0.0).then(|| (p.min(1.0), evaluate(pos) + cost))
+        (p > 0.0).then(|| {
+            let theirs = if pos.count(them, Rank::Marshal) > 0 {
+                piece_value(pos, them, Rank::Marshal)
+            } else {
+                0
+            };
+            (p.min(1.0), evaluate(pos) + piece_value(pos, us, Rank::Marshal) + theirs)
+        })
     }
 
     /// `inner` searched at an enemy node, mixed with the strike of `spy_strike` (the
