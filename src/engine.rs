@@ -801,8 +801,12 @@ fn check_enemy_geometry(pos: &Position, mover: Piece, from: Square, to: Square) 
     Ok(())
 }
 
-/// The fixed benchmark: depth-limited searches with a fixed seed from positions of every
-/// variant. Returns (nodes, milliseconds); `each` sees every search's info.
+/// The node budget of `bench`'s second search of each position.
+const BENCH_NODES: u64 = 200_000;
+
+/// The fixed benchmark: from positions of every variant, a depth-limited and a
+/// node-limited search with a fixed seed. Returns (nodes, milliseconds); `each` sees
+/// every search's info.
 pub fn bench(mut each: impl FnMut(&Info)) -> (u64, u64) {
     use rand::Rng;
     let start = Instant::now();
@@ -821,13 +825,27 @@ pub fn bench(mut each: impl FnMut(&Info)) -> (u64, u64) {
         for ply in 0..40 {
             if ply % 10 == 9 {
                 let view = pos.view(pos.side_to_move());
-                let limits = Limits {
-                    depth: Some(3),
-                    ..Limits::default()
-                };
-                let res = crate::search::think(&view, &limits, Instant::now(), &stop, 1, &mut |_| {});
-                nodes += res.info.nodes;
-                each(&res.info);
+                // A fixed depth, and a node budget (as a clock would bound it: past the
+                // deepest iteration it buys more sampled worlds).
+                for limits in [
+                    Limits {
+                        depth: Some(3),
+                        ..Limits::default()
+                    },
+                    Limits {
+                        nodes: Some(BENCH_NODES),
+                        ..Limits::default()
+                    },
+                ] {
+                    // A budget is spent to the node: what counts is where the last
+                    // finished iteration or batch of worlds ended.
+                    let mut done = 0;
+                    let res = crate::search::think(&view, &limits, Instant::now(), &stop, 1, &mut |i| {
+                        done = i.nodes;
+                    });
+                    nodes += if limits.nodes.is_some() { done } else { res.info.nodes };
+                    each(&res.info);
+                }
             }
             let moves = pos.legal_moves();
             if moves.is_empty() || pos.game_end().is_some() {

@@ -4,7 +4,9 @@
 //! ("worlds"). Iterative deepening: at each depth every world is searched with alpha-beta
 //! (negamax, captures first, killers and history, a capture-only quiescence), each root
 //! move getting its exact score in every world; the move with the best average wins. An
-//! iteration cut short by a limit is discarded.
+//! iteration cut short by a limit is discarded. Under a clock or a node budget the
+//! deepening stops at `WIDE_DEPTH` while ranks are hidden, and what is left of the budget
+//! goes to further batches of worlds at that depth (their scores join the average).
 
 use super::eval::{evaluate, piece_value, VALUES, WIN, WIN_BOUND};
 use crate::belief::Belief;
@@ -59,6 +61,13 @@ pub struct SearchResult {
 
 /// Worlds searched per iteration when enemy ranks are hidden.
 const WORLDS: usize = 8;
+/// The deepest iteration when ranks are hidden and time (or nodes) bound the search:
+/// past it, each batch of `WORLDS` more worlds is searched at this depth. In a sampled
+/// world our later moves know the hidden ranks, and the deeper the search the more it
+/// trusts plans that pay only where it happened to guess right.
+const WIDE_DEPTH: u32 = 3;
+/// Worlds enough: past this many, the search deepens again.
+const MAX_WORLDS: usize = 256;
 /// What a won game counts for in the average over worlds: about five Marshals, so that
 /// a Flag that is one guess among many does not outweigh everything else.
 const WIN_IN_AVERAGE: i32 = 2_000;
@@ -772,31 +781,47 @@ fn search(
     let mut searchers: Vec<Searcher> = (0..threads)
         .map(|_| Searcher::new(stop, start, plan.hard, share))
         .collect();
-    let per = n_worlds.div_ceil(threads);
     let nodes = |ss: &[Searcher]| ss.iter().map(|s| s.nodes).sum::<u64>();
-    for depth in 1..=max_depth {
-        if searchers[0].out_of_time() || (depth > 1 && plan.soft.is_some_and(|t| elapsed() >= t)) {
+    // Past `WIDE_DEPTH`, with hidden ranks and no depth asked for, the time goes to more
+    // worlds at that depth, not to deeper searches of the same few.
+    let widen = n_worlds > 1 && limits.depth.is_none() && !unlimited;
+    let mut total: Option<Tally> = None;
+    let mut depth = 0;
+    loop {
+        // With `MAX_WORLDS` worlds searched, deeper it goes again (on all of them).
+        let deepen = !(widen && depth >= WIDE_DEPTH && worlds.len() < MAX_WORLDS);
+        if deepen && depth >= max_depth {
             break;
         }
-        let parts: Vec<Option<Tally>> = if threads == 1 {
-            vec![searchers[0].tally(&mut worlds, &root, depth, &unseen)]
-        } else {
-            let (root, unseen) = (&root, &unseen);
-            std::thread::scope(|sc| {
-                let handles: Vec<_> = searchers
-                    .iter_mut()
-                    .zip(worlds.chunks_mut(per))
-                    .map(|(s, ws)| sc.spawn(move || s.tally(ws, root, depth, unseen)))
-                    .collect();
-                handles.into_iter().map(|h| h.join().ok().flatten()).collect()
-            })
-        };
-        let Some(t) = parts
-            .into_iter()
-            .try_fold(Tally::new(root.len()), |acc, p| p.map(|p| acc.merge(&p)))
-        else {
+        if searchers[0].out_of_time() || (depth >= 1 && plan.soft.is_some_and(|t| elapsed() >= t)) {
             break;
-        };
+        }
+        if !deepen {
+            let mut more = Vec::with_capacity(WORLDS);
+            for _ in 0..WORLDS {
+                match belief.sample_position(view, &mut rng) {
+                    Some(w) => more.push(w),
+                    None => break,
+                }
+            }
+            if more.is_empty() {
+                break;
+            }
+            let Some(t) = run_batch(&mut searchers, &mut more, &root, depth, &unseen) else {
+                break;
+            };
+            worlds.extend(more);
+            let base = total.take().unwrap_or_else(|| Tally::new(root.len()));
+            // Root moves keep their order between batches: the tallies line up.
+            total = Some(base.merge(&t));
+        } else {
+            depth += 1;
+            let Some(t) = run_batch(&mut searchers, &mut worlds, &root, depth, &unseen) else {
+                break;
+            };
+            total = Some(t);
+        }
+        let t = total.as_ref().expect("a finished batch");
         let mut bi = 0;
         for i in 1..root.len() {
             if t.sums[i] > t.sums[bi] {
@@ -814,16 +839,24 @@ fn search(
             } else if t.hi[bi] <= -WIN_BOUND {
                 t.hi[bi]
             } else {
-                (t.sums[bi] / n_worlds as i64) as i32
+                (t.sums[bi] / worlds.len() as i64) as i32
             },
             pv: vec![root[bi]],
         };
         report(&result.info);
-        // The next iteration searches the best moves first (tighter bounds sooner); the
-        // sort is stable, so ties keep their order.
-        let mut order: Vec<(i64, Move)> = t.sums.iter().copied().zip(root.iter().copied()).collect();
-        order.sort_by_key(|e| std::cmp::Reverse(e.0));
-        root = order.into_iter().map(|e| e.1).collect();
+        if deepen {
+            // The next iteration searches the best moves first (tighter bounds sooner); the
+            // sort is stable, so ties keep their order.
+            let mut order: Vec<(usize, i64)> = t.sums.iter().copied().enumerate().collect();
+            order.sort_by_key(|e| std::cmp::Reverse(e.1));
+            root = order.iter().map(|e| root[e.0]).collect();
+            let t = total.take().expect("a finished batch");
+            total = Some(Tally {
+                sums: order.iter().map(|e| e.1).collect(),
+                lo: order.iter().map(|e| t.lo[e.0]).collect(),
+                hi: order.iter().map(|e| t.hi[e.0]).collect(),
+            });
+        }
         // Every world agrees the game is decided: deeper search changes nothing.
         if result.info.score.abs() >= WIN_BOUND && plan.hard.is_none() && !limits.infinite {
             break;
@@ -832,6 +865,32 @@ fn search(
     result.info.nodes = nodes(&searchers);
     result.info.time_ms = elapsed();
     result
+}
+
+/// Every root move searched at `depth` in each of `worlds`, the worlds shared out among
+/// the searchers (one thread each); `None` if aborted.
+fn run_batch(
+    searchers: &mut [Searcher],
+    worlds: &mut [Position],
+    root: &[Move],
+    depth: u32,
+    unseen: &[(Square, [f32; NUM_RANKS])],
+) -> Option<Tally> {
+    if searchers.len() == 1 {
+        return searchers[0].tally(worlds, root, depth, unseen);
+    }
+    let per = worlds.len().div_ceil(searchers.len());
+    let parts: Vec<Option<Tally>> = std::thread::scope(|sc| {
+        let handles: Vec<_> = searchers
+            .iter_mut()
+            .zip(worlds.chunks_mut(per))
+            .map(|(s, ws)| sc.spawn(move || s.tally(ws, root, depth, unseen)))
+            .collect();
+        handles.into_iter().map(|h| h.join().ok().flatten()).collect()
+    });
+    parts
+        .into_iter()
+        .try_fold(Tally::new(root.len()), |acc, p| p.map(|p| acc.merge(&p)))
 }
 
 /// Root-move scores summed over some worlds (clamped), with their extremes.
@@ -1134,6 +1193,26 @@ mod tests {
         let ms = t.elapsed().as_millis();
         assert!((95..200).contains(&ms), "{ms} ms");
         assert!(view.is_legal(r.best.unwrap()));
+    }
+
+    #[test]
+    fn past_the_wide_depth_a_budget_buys_worlds_not_depth() {
+        let view = &random_views("classic", 1, 12)[0];
+        let stop = AtomicBool::new(false);
+        let lim = Limits {
+            nodes: Some(1_000_000),
+            ..Limits::default()
+        };
+        let mut seen = Vec::new();
+        let r = think(view, &lim, Instant::now(), &stop, 3, &mut |i| seen.push(i.depth));
+        // Depths 1..=WIDE_DEPTH once each, then batches of worlds at WIDE_DEPTH.
+        let wide = seen.iter().filter(|&&d| d == WIDE_DEPTH).count();
+        assert!(seen.iter().all(|&d| d <= WIDE_DEPTH), "{seen:?}");
+        assert!(wide >= 3, "{seen:?}");
+        assert_eq!(r.info.depth, WIDE_DEPTH);
+        // An explicit depth is still searched to.
+        let d = go(view, depth(WIDE_DEPTH + 1), 3);
+        assert_eq!(d.info.depth, WIDE_DEPTH + 1);
     }
 
     #[test]
