@@ -843,7 +843,7 @@ pub fn bench(mut each: impl FnMut(&Info)) -> (u64, u64) {
                     let res = crate::search::think(&view, &limits, Instant::now(), &stop, 1, &mut |i| {
                         done = i.nodes;
                     });
-                    nodes += if limits.nodes.is_some() { done } else { res.info.nodes };
+                    nodes += done;
                     each(&res.info);
                 }
             }

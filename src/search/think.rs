@@ -748,15 +748,10 @@ fn search(
         .min(MAX_DEPTH);
     let n_worlds = if belief.has_hidden() { WORLDS } else { 1 };
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut worlds: Vec<Position> = Vec::with_capacity(n_worlds);
-    for _ in 0..n_worlds {
-        match belief.sample_position(view, &mut rng) {
-            Some(w) => worlds.push(w),
-            None => {
-                tracing::warn!("no determinization fits the view; playing the first move");
-                return result;
-            }
-        }
+    let mut worlds = sample_worlds(belief, view, &mut rng, n_worlds);
+    if worlds.len() < n_worlds {
+        tracing::warn!("no determinization fits the view; playing the first move");
+        return result;
     }
     // What the searcher believes of each unseen piece on the board, as chance nodes weigh
     // it (the Flag and Bomb chances distrusted once here, not at every attack).
@@ -797,13 +792,7 @@ fn search(
             break;
         }
         if !deepen {
-            let mut more = Vec::with_capacity(WORLDS);
-            for _ in 0..WORLDS {
-                match belief.sample_position(view, &mut rng) {
-                    Some(w) => more.push(w),
-                    None => break,
-                }
-            }
+            let mut more = sample_worlds(belief, view, &mut rng, WORLDS);
             if more.is_empty() {
                 break;
             }
@@ -847,15 +836,10 @@ fn search(
         if deepen {
             // The next iteration searches the best moves first (tighter bounds sooner); the
             // sort is stable, so ties keep their order.
-            let mut order: Vec<(usize, i64)> = t.sums.iter().copied().enumerate().collect();
-            order.sort_by_key(|e| std::cmp::Reverse(e.1));
-            root = order.iter().map(|e| root[e.0]).collect();
-            let t = total.take().expect("a finished batch");
-            total = Some(Tally {
-                sums: order.iter().map(|e| e.1).collect(),
-                lo: order.iter().map(|e| t.lo[e.0]).collect(),
-                hi: order.iter().map(|e| t.hi[e.0]).collect(),
-            });
+            let mut order: Vec<usize> = (0..root.len()).collect();
+            order.sort_by_key(|&i| std::cmp::Reverse(t.sums[i]));
+            root = order.iter().map(|&i| root[i]).collect();
+            total = Some(t.permuted(&order));
         }
         // Every world agrees the game is decided: deeper search changes nothing.
         if result.info.score.abs() >= WIN_BOUND && plan.hard.is_none() && !limits.infinite {
@@ -865,6 +849,11 @@ fn search(
     result.info.nodes = nodes(&searchers);
     result.info.time_ms = elapsed();
     result
+}
+
+/// Up to `n` worlds drawn from `belief` (fewer when one cannot be drawn).
+fn sample_worlds(belief: &Belief, view: &Position, rng: &mut StdRng, n: usize) -> Vec<Position> {
+    (0..n).map_while(|_| belief.sample_position(view, rng)).collect()
 }
 
 /// Every root move searched at `depth` in each of `worlds`, the worlds shared out among
@@ -914,6 +903,15 @@ impl Tally {
             self.sums[i] += sc.clamp(-WIN_IN_AVERAGE, WIN_IN_AVERAGE) as i64;
             self.lo[i] = self.lo[i].min(sc);
             self.hi[i] = self.hi[i].max(sc);
+        }
+    }
+
+    /// The tally of the root moves taken in `order` (indices into this one).
+    fn permuted(&self, order: &[usize]) -> Tally {
+        Tally {
+            sums: order.iter().map(|&i| self.sums[i]).collect(),
+            lo: order.iter().map(|&i| self.lo[i]).collect(),
+            hi: order.iter().map(|&i| self.hi[i]).collect(),
         }
     }
 
