@@ -24,7 +24,7 @@ import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ucc_losses  # noqa: E402  (the manager log's move syntax and a game's result)
+import ucc_losses  # noqa: E402  (the manager log's replay and a game's result)
 
 RESULTS = {"attacker_wins": "a", "defender_wins": "d", "both_die": "b"}
 
@@ -39,42 +39,13 @@ def attacks(log_path, ranks):
     """Marshal's side and the (ply, square, truth) of its attacks by `ranks` on unmoved,
     unseen pieces in one manager log."""
     lines = open(log_path).read().splitlines()
-    board, me, out = {}, None, []
-    for i, line in enumerate(lines):
-        w = line.split()
-        if len(w) >= 3 and w[2] == "SETUP":
-            colour = "R" if w[1] == "RED" else "B"
-            if os.path.basename(w[0]) == "marshal":
-                me = colour
-            for r in range(4):
-                y = r if colour == "R" else 6 + r
-                for x, c in enumerate(lines[i + 1 + r].strip()):
-                    if c != ".":
-                        board[(x, y)] = {"c": colour, "p": c, "moved": False, "seen": False}
-    for line in lines:
-        m = ucc_losses.MOVE.match(line)
-        if not m:
-            continue
-        turn, side = int(m.group(1)), m.group(2)
-        x, y = int(m.group(3)), int(m.group(4))
-        dx, dy = ucc_losses.STEP[m.group(5)]
-        n = int(m.group(6) or 1)
-        to = (x + dx * n, y + dy * n)
-        att = board.pop((x, y))
-        dfd = board.get(to)
-        how = m.group(7)
-        if dfd:
-            if att["c"] == me and att["p"] in ranks and not dfd["seen"] and not dfd["moved"]:
-                ply = (turn - 1) * 2 + (0 if side == "RED" else 1)
-                out.append((ply, square(*to), dfd["p"]))
-            att["seen"] = dfd["seen"] = True
-            if how in ("KILLS", "VICTORY_FLAG"):
-                board[to] = att
-            elif how == "BOTHDIE":
-                del board[to]
-        else:
-            board[to] = att
-        att["moved"] = True
+    board, me = ucc_losses.setups(lines)
+    out = []
+    for m, _, to, att, dfd, _ in ucc_losses.moves(lines, board):
+        if dfd and att["c"] == me and att["p"] in ranks and not dfd["seen"] and not dfd["moved"]:
+            turn, side = int(m.group(1)), m.group(2)
+            ply = (turn - 1) * 2 + (0 if side == "RED" else 1)
+            out.append((ply, square(*to), dfd["p"]))
     return me, out
 
 

@@ -51,8 +51,9 @@ def outranked(board, me, piece, x, y, reach):
                and abs(qx - x) + abs(qy - y) <= reach for (qx, qy), q in board.items())
 
 
-def replay(log_path, lost, traps, attacks, spies):
-    lines = open(log_path).read().splitlines()
+def setups(lines):
+    """The board after both SETUP blocks of a manager log ({(x, y): piece}, each piece a dict
+    of colour, rank character, moved, seen) and Marshal's colour ('R', 'B' or None)."""
     board, me = {}, None
     for i, l in enumerate(lines):
         w = l.split()
@@ -65,8 +66,13 @@ def replay(log_path, lost, traps, attacks, spies):
                 for x, c in enumerate(lines[i + 1 + r].strip()):
                     if c != ".":
                         board[(x, y)] = {"c": colour, "p": c, "moved": False, "seen": False}
-    if me is None:
-        return
+    return board, me
+
+
+def moves(lines, board):
+    """Replays the log's moves on `board`, yielding each as (match, (x, y), to, attacker,
+    defender or None, result) with the attacker lifted off its square and nothing else
+    changed yet; the move is played out when the caller asks for the next one."""
     for l in lines:
         m = MOVE.match(l)
         if not m:
@@ -78,6 +84,24 @@ def replay(log_path, lost, traps, attacks, spies):
         att = board.pop((x, y))
         dfd = board.get(to)
         how = m.group(7)
+        yield m, (x, y), to, att, dfd, how
+        if dfd:
+            att["seen"] = dfd["seen"] = True
+            if how in ("KILLS", "VICTORY_FLAG"):
+                board[to] = att
+            elif how == "BOTHDIE":
+                del board[to]
+        else:
+            board[to] = att
+        att["moved"] = True
+
+
+def replay(log_path, lost, traps, attacks, spies):
+    lines = open(log_path).read().splitlines()
+    board, me = setups(lines)
+    if me is None:
+        return
+    for _, (x, y), to, att, dfd, how in moves(lines, board):
         if dfd:
             if att["c"] == me and att["p"] in "1234" and not dfd["seen"]:
                 chased = outranked(board, me, att, x, y, 2)
@@ -107,14 +131,6 @@ def replay(log_path, lost, traps, attacks, spies):
                 lost[cause(dfd, att, False)] += VALUE[dfd["p"]]
             elif how == "BOTHDIE":
                 lost["trade"] += VALUE[(att if att["c"] == me else dfd)["p"]]
-            att["seen"] = dfd["seen"] = True
-            if how in ("KILLS", "VICTORY_FLAG"):
-                board[to] = att
-            elif how == "BOTHDIE":
-                del board[to]
-        else:
-            board[to] = att
-        att["moved"] = True
 
 
 def main():

@@ -293,7 +293,7 @@ fn side_score(pos: &Position, color: Color) -> i32 {
 /// Then every moved piece of the other side's that has not been seen is fair game.
 fn free_hunter(pos: &Position, hunter: Color, hidden: &[u8; 12]) -> bool {
     let adv = pos.rules.attacker_advantage;
-    Rank::ALL.iter().rev().filter(|r| r.is_movable()).any(|&r| {
+    Rank::ALL.iter().filter(|r| r.is_movable()).any(|&r| {
         pos.count(hunter, r) > 0
             && Rank::ALL.iter().all(|&q| {
                 !q.is_movable() || hidden[q.index()] == 0 || resolve_combat(r, q, adv) == Combat::AttackerWins
@@ -449,24 +449,14 @@ mod tests {
         assert_eq!(pocket(&open, Color::Red, at, general), general >> 3);
         assert_eq!(pocket(&boxed, Color::Red, at, general), general >> 2);
         // A seen Blue Marshal next to the empty square shuts it; a Blue Colonel does not.
-        let mut chased = open.clone();
-        chased
-            .put(
-                Square::new(4, 6),
-                Piece::new(Color::Blue, Rank::Marshal),
-                REVEALED | MOVED,
-            )
-            .unwrap();
-        assert_eq!(pocket(&chased, Color::Red, at, general), general >> 2);
-        let mut weaker = open.clone();
-        weaker
-            .put(
-                Square::new(4, 6),
-                Piece::new(Color::Blue, Rank::Colonel),
-                REVEALED | MOVED,
-            )
-            .unwrap();
-        assert_eq!(pocket(&weaker, Color::Red, at, general), general >> 3);
+        let beside_exit = |rank: Rank| {
+            let mut p = open.clone();
+            p.put(Square::new(4, 6), Piece::new(Color::Blue, rank), REVEALED | MOVED)
+                .unwrap();
+            pocket(&p, Color::Red, at, general)
+        };
+        assert_eq!(beside_exit(Rank::Marshal), general >> 2);
+        assert_eq!(beside_exit(Rank::Colonel), general >> 3);
         // Blue's pieces once seen are no wall: the pocket's cost leaves the score, as do
         // the hidden-rank bonuses of the two Bombs and the Sergeant.
         let mut seen = open.clone();
