@@ -215,8 +215,8 @@ struct Searcher<'a> {
     /// The searching side (the side to move at the root).
     us: Color,
     /// By piece identity in the current world: the root belief of each enemy piece whose
-    /// rank the searcher has not seen, its Flag and Bomb chances weighted by `FLAG_TRUST`
-    /// and `BOMB_DISTRUST` (zero for every other piece).
+    /// rank the searcher has not seen, its Flag and Bomb chances reweighed by
+    /// `chance_weights` (zero for every other piece).
     marg: Vec<[f32; NUM_RANKS]>,
     /// Whether any unseen enemy piece may be the Spy (root belief).
     spy_unseen: bool,
