@@ -4,10 +4,9 @@
 //! game (Miners while enemy Bombs remain, the Spy while the enemy Marshal lives), plus a
 //! bonus for every own piece whose rank the opponent has not seen.
 
-use crate::rules::piece::resolve_combat;
-use crate::rules::piece::RANK_MASK;
+use crate::rules::piece::{resolve_combat, EMPTY, RANK_MASK, WALL};
 use crate::rules::position::{MOVED, REVEALED};
-use crate::rules::square::STRIDE;
+use crate::rules::square::{DIRS, STRIDE};
 use crate::rules::{Color, Combat, Piece, Position, Rank};
 
 /// Score of a won game (minus the plies it takes, so faster wins score higher).
@@ -122,6 +121,12 @@ fn dist(a: usize, b: usize) -> i32 {
     ((a / STRIDE) as i32 - (b / STRIDE) as i32).abs() + ((a % STRIDE) as i32 - (b % STRIDE) as i32).abs()
 }
 
+/// The four mailbox squares next to `sq` (walls included).
+#[inline]
+fn neighbours(sq: usize) -> impl Iterator<Item = usize> {
+    DIRS.into_iter().map(move |d| (sq as isize + d as isize) as usize)
+}
+
 /// The square of `color`'s Flag, if it has one on the board.
 #[inline]
 fn flag_square(pos: &Position, color: Color) -> Option<usize> {
@@ -141,7 +146,12 @@ fn flag_square(pos: &Position, color: Color) -> Option<usize> {
 /// How threatened `color`'s Flag is by enemy pieces that could take it, more so by those
 /// that no piece of `color` able to stop them is nearer the Flag than.
 fn flag_danger(pos: &Position, color: Color, flag: usize) -> i32 {
-    use crate::rules::square::DIRS;
+    // Closed in by our Bombs (and the board's edge or water): only a Miner gets through.
+    let bomb = Piece::new(color, Rank::Bomb).code();
+    let bombed = neighbours(flag).all(|n| pos.cells[n] == bomb || pos.cells[n] == WALL);
+    if bombed && pos.count(color.flip(), Rank::Miner) == 0 {
+        return 0;
+    }
     let c = color.index();
     // Nearest distance to the Flag of our movers by rank (suffix minimum: a piece stops
     // every enemy of its rank or lower), and of the Spy (it stops only the Marshal).
@@ -162,13 +172,6 @@ fn flag_danger(pos: &Position, color: Color, flag: usize) -> i32 {
     for r in (0..near.len() - 1).rev() {
         near[r] = near[r].min(near[r + 1]);
     }
-    // Closed in by our Bombs (and the board's edge or water): only a Miner gets through.
-    let bomb = Piece::new(color, Rank::Bomb).code();
-    let bombed = DIRS.iter().all(|&d| {
-        let n = (flag as isize + d as isize) as usize;
-        let cell = pos.cells[n];
-        cell == bomb || (cell != crate::rules::piece::EMPTY && Piece::from_cell(cell).is_none())
-    });
     let mut danger = 0;
     let mut movers = pos.bb[color.flip().index()][1] | pos.bb[color.flip().index()][2];
     while movers != 0 {
@@ -197,10 +200,8 @@ fn flag_danger(pos: &Position, color: Color, flag: usize) -> i32 {
 /// Flag (a Miner while Bombs stand beside it, else any mover) is to it.
 fn hunt(pos: &Position, color: Color, flag: usize) -> i32 {
     let c = color.index();
-    let bombed = crate::rules::square::DIRS.iter().any(|&d| {
-        let n = (flag as isize + d as isize) as usize;
-        pos.cells[n] == crate::rules::Piece::new(color.flip(), Rank::Bomb).code()
-    });
+    let bomb = Piece::new(color.flip(), Rank::Bomb).code();
+    let bombed = neighbours(flag).any(|n| pos.cells[n] == bomb);
     let miners = pos.counts[c][Rank::Miner.index()] > 0;
     let mut best = HUNT_REACH;
     let mut bits = pos.bb[c][1] | pos.bb[c][2];
@@ -220,30 +221,26 @@ fn hunt(pos: &Position, color: Color, flag: usize) -> i32 {
 /// no enemy piece able to take it (one that has moved or been seen) stands next to.
 #[inline]
 fn pocket(pos: &Position, color: Color, sq: usize, v: i32) -> i32 {
-    use crate::rules::piece::EMPTY;
-    use crate::rules::square::DIRS;
     let them = color.flip();
-    let mut walls = 0;
+    let mut wall = false;
     let mut empties = [0usize; 4];
     let mut n_empty = 0;
-    for d in DIRS {
-        let n = (sq as isize + d as isize) as usize;
+    for n in neighbours(sq) {
         let cell = pos.cells[n];
         if cell == EMPTY {
             empties[n_empty] = n;
             n_empty += 1;
         } else if Piece::from_cell(cell).is_some_and(|p| p.color() == them) && pos.flags[n] & (REVEALED | MOVED) == 0 {
-            walls += 1;
+            wall = true;
         }
     }
-    if walls == 0 {
+    if !wall {
         return 0;
     }
     let rank = Piece(pos.cells[sq]).rank();
     let adv = pos.rules.attacker_advantage;
     let watched = |e: usize| {
-        DIRS.iter().any(|&d| {
-            let n = (e as isize + d as isize) as usize;
+        neighbours(e).any(|n| {
             Piece::from_cell(pos.cells[n]).is_some_and(|p| {
                 p.color() == them
                     && pos.flags[n] & (REVEALED | MOVED) != 0
@@ -296,7 +293,7 @@ fn side_score(pos: &Position, color: Color) -> i32 {
             // Rows advanced towards the enemy: pieces that never come forward never win.
             let row = (sq / STRIDE) as i32 - 1;
             s += ADVANCE * if color == Color::Red { row } else { top - row };
-            let v = values[(pos.cells[sq] & RANK_MASK) as usize];
+            let v = values[r];
             if v >= POCKET_VALUE {
                 s -= pocket(pos, color, sq, v);
             }
