@@ -25,6 +25,7 @@ def main() -> int:
     ap.add_argument("--v1-games", type=int, default=20)
     ap.add_argument("--movetime", type=int, default=50)
     ap.add_argument("--first-seed", type=int, default=1000)
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once (worker processes)")
     args = ap.parse_args()
     import textarena as ta
     from textarena.envs.registration import ENV_REGISTRY
@@ -44,7 +45,8 @@ def main() -> int:
     failed = False
     for env_id, games in plan:
         t0 = time.time()
-        results = play_series(env_id, games, args.movetime, path=path, first_seed=args.first_seed)
+        results = play_series(env_id, games, args.movetime, path=path, first_seed=args.first_seed,
+                              jobs=args.jobs)
         for r in results:
             print(f"{env_id} seed {r.seed} player {r.marshal_player}: {r.outcome} after {r.turns} "
                   f"turns ({r.reason})", file=sys.stderr)

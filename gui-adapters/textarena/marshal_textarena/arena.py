@@ -153,13 +153,25 @@ def play_game(env_id: str, seed: int, marshal_player: int, agent: MarshalAgent,
     return result
 
 
-def play_series(env_id: str, games: int, movetime_ms: int, path: Optional[str] = None,
-                first_seed: int = 1, check: bool = True) -> List[GameResult]:
-    """`games` games, Marshal alternately player 0 and player 1, seeds from `first_seed`."""
+def _series_game(env_id: str, k: int, movetime_ms: int, path: Optional[str], first_seed: int,
+                 check: bool) -> GameResult:
+    """Game `k` of a series: seed `first_seed + k`, Marshal player `k % 2`."""
     version = "v1" if env_id.startswith("Stratego-v1") else "v0"
-    results = []
-    for k in range(games):
-        seed = first_seed + k
-        agent = MarshalAgent(path=path, movetime_ms=movetime_ms, version=version, seed=seed)
-        results.append(play_game(env_id, seed, k % 2, agent, check=check))
-    return results
+    seed = first_seed + k
+    agent = MarshalAgent(path=path, movetime_ms=movetime_ms, version=version, seed=seed)
+    return play_game(env_id, seed, k % 2, agent, check=check)
+
+
+def play_series(env_id: str, games: int, movetime_ms: int, path: Optional[str] = None,
+                first_seed: int = 1, check: bool = True, jobs: int = 1) -> List[GameResult]:
+    """`games` games, Marshal alternately player 0 and player 1, seeds from `first_seed`.
+
+    With `jobs` > 1 the games run in that many worker processes (not threads: the
+    environment seeds and draws from Python's global `random` when it places the armies);
+    the results come back in game order either way."""
+    args = [(env_id, k, movetime_ms, path, first_seed, check) for k in range(games)]
+    if jobs <= 1 or games <= 1:
+        return [_series_game(*a) for a in args]
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
+        return list(pool.map(_series_game, *zip(*args)))

@@ -168,7 +168,7 @@ def test_unreadable_text_raises_naming_game_turn_and_line(bad, needle):
 
 
 def test_marshal_beats_a_random_agent_in_real_games_with_the_board_checked():
-    results = play_series("Stratego-v0", GAMES, MOVETIME, path=marshal_bin())
+    results = play_series("Stratego-v0", GAMES, MOVETIME, path=marshal_bin(), jobs=2)
     for r in results:
         print(f"seed {r.seed} marshal player {r.marshal_player}: {r.outcome} after {r.turns} turns "
               f"({r.reason}); board checks {r.board_checks}")
