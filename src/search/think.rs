@@ -228,6 +228,8 @@ struct Searcher<'a> {
     /// (or of an even position).
     chance_lo: i32,
     chance_hi: i32,
+    /// The static score of the current world's root (`new_world`).
+    world_eval: i32,
 }
 
 /// One outcome of an attack on an unseen piece: its probability, and the square of the
@@ -270,6 +272,7 @@ impl<'a> Searcher<'a> {
             spy_unseen: false,
             chance_lo: -WIN,
             chance_hi: WIN_IN_CHANCE,
+            world_eval: 0,
         }
     }
 
@@ -305,7 +308,8 @@ impl<'a> Searcher<'a> {
         // Only wins are clamped: a loss in one outcome is a loss (clamped, it would let
         // any chance node hide a forced loss found elsewhere in the tree).
         self.chance_lo = -WIN;
-        self.chance_hi = evaluate(world).max(0) + WIN_IN_CHANCE;
+        self.world_eval = evaluate(world);
+        self.chance_hi = self.world_eval.max(0) + WIN_IN_CHANCE;
         self.marg.iter_mut().for_each(|p| *p = [0.0; NUM_RANKS]);
         for (sq, p) in unseen {
             self.marg[world.ids[sq.index()] as usize % IDS] = *p;
@@ -971,7 +975,7 @@ impl Searcher<'_> {
             if !self.root(w, root, depth, &mut scores) {
                 return None;
             }
-            t.add(&scores, evaluate(w));
+            t.add(&scores, self.world_eval);
         }
         Some(t)
     }
@@ -980,6 +984,8 @@ impl Searcher<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Rules, Setup, Variant};
+    use rand::Rng;
 
     #[test]
     fn far_ahead_the_average_still_tells_moves_apart() {
@@ -999,8 +1005,6 @@ mod tests {
             vec![-2400, WIN_IN_AVERAGE as i64, -2300 - WIN_IN_AVERAGE as i64]
         );
     }
-    use crate::rules::{Rules, Setup, Variant};
-    use rand::Rng;
 
     fn random_views(name: &str, games: usize, seed: u64) -> Vec<Position> {
         let v = Variant::parse(name).unwrap();
