@@ -162,16 +162,23 @@ def _series_game(env_id: str, k: int, movetime_ms: int, path: Optional[str], fir
     return play_game(env_id, seed, k % 2, agent, check=check)
 
 
-def play_series(env_id: str, games: int, movetime_ms: int, path: Optional[str] = None,
-                first_seed: int = 1, check: bool = True, jobs: int = 1) -> List[GameResult]:
-    """`games` games, Marshal alternately player 0 and player 1, seeds from `first_seed`.
+def play_games(games: List[tuple], movetime_ms: int, path: Optional[str] = None,
+               first_seed: int = 1, check: bool = True, jobs: int = 1) -> List[GameResult]:
+    """The games `(env_id, k)`: seed `first_seed + k`, Marshal player `k % 2`.
 
     With `jobs` > 1 the games run in that many worker processes (not threads: the
     environment seeds and draws from Python's global `random` when it places the armies);
-    the results come back in game order either way."""
-    args = [(env_id, k, movetime_ms, path, first_seed, check) for k in range(games)]
-    if jobs <= 1 or games <= 1:
+    the results come back in the order asked either way."""
+    args = [(env_id, k, movetime_ms, path, first_seed, check) for env_id, k in games]
+    if jobs <= 1 or len(args) <= 1:
         return [_series_game(*a) for a in args]
     from concurrent.futures import ProcessPoolExecutor
-    with ProcessPoolExecutor(max_workers=min(jobs, games)) as pool:
+    with ProcessPoolExecutor(max_workers=min(jobs, len(args))) as pool:
         return list(pool.map(_series_game, *zip(*args)))
+
+
+def play_series(env_id: str, games: int, movetime_ms: int, path: Optional[str] = None,
+                first_seed: int = 1, check: bool = True, jobs: int = 1) -> List[GameResult]:
+    """`games` games, Marshal alternately player 0 and player 1, seeds from `first_seed`
+    (`jobs` as in `play_games`)."""
+    return play_games([(env_id, k) for k in range(games)], movetime_ms, path, first_seed, check, jobs)

@@ -5,12 +5,11 @@ import math
 import os
 import pathlib
 import stat
-from concurrent.futures import ProcessPoolExecutor
 
 import pytest
 
 from marshal_textarena import AdapterError, MarshalAgent, square_to_ta, ta_to_square
-from marshal_textarena.arena import _series_game, play_series
+from marshal_textarena.arena import play_games, play_series
 from marshal_textarena.board import Board, parse_available, parse_events
 
 REPO = pathlib.Path(__file__).resolve().parents[3]
@@ -217,9 +216,8 @@ def test_the_other_observation_forms_play_too():
     # `-train` shows the messages and only the last board; `-raw` hands over a list of
     # the new messages only. One game of each, the two at once in worker processes.
     env_ids = ["Stratego-v0-train", "Stratego-v0-raw"]
-    with ProcessPoolExecutor(max_workers=2) as pool:
-        results = list(pool.map(_series_game, env_ids, [0, 0], [MOVETIME] * 2,
-                                [marshal_bin()] * 2, [50, 50], [True, True]))
+    results = play_games([(e, 0) for e in env_ids], MOVETIME, path=marshal_bin(), first_seed=50,
+                         jobs=2)
     for env_id, r in zip(env_ids, results):
         assert r.env_id == env_id, r
         assert r.outcome == "win" and r.marshal_invalid == 0 and not r.mismatches, r
