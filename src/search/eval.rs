@@ -5,8 +5,8 @@
 //! bonus for every own piece whose rank the opponent has not seen.
 
 use crate::rules::piece::{resolve_combat, EMPTY, RANK_MASK, WALL};
-use crate::rules::position::{MOVED, REVEALED};
-use crate::rules::square::{DIRS, STRIDE};
+use crate::rules::position::{bit, MOVED, REVEALED};
+use crate::rules::square::{CELLS, DIRS, STRIDE};
 use crate::rules::{Color, Combat, Piece, Position, Rank};
 
 /// Score of a won game (minus the plies it takes, so faster wins score higher).
@@ -47,15 +47,19 @@ const HIDDEN_SHIFT: u32 = 3;
 const ADVANCE: i32 = 2;
 
 /// What an enemy piece able to take a Flag (a Miner when Bombs close every way to it, else
-/// any movable piece) `d` steps (Manhattan) from it costs the Flag's owner: the search sees
-/// captures within its horizon; this sees the walks beyond it.
+/// any movable piece) `d` steps from it (Manhattan to the nearest square beside the Flag it
+/// can enter, plus one) costs the Flag's owner: the search sees captures within its
+/// horizon; this sees the walks beyond it.
 const FLAG_DANGER: [i32; 11] = [0, 60, 40, 26, 16, 10, 6, 4, 3, 2, 1];
-/// What such a piece costs instead when it is nearer the Flag than every piece of the
-/// owner's that could stop it (beat it or trade with it): a race it wins, which ends the
-/// game. Against the UCC 2012 winner three of six lost games ended with an enemy Miner
-/// that had walked 5 to 11 steps to our Flag while our pieces able to stop it stood farther.
+/// What such a piece costs instead when it reaches a square beside the Flag before any
+/// piece of the owner's that could stop it (beat it or trade with it) stands on that square
+/// or next to it: a race it wins, which ends the game. Against the UCC 2012 winner three of
+/// six lost games ended with an enemy Miner that had walked 5 to 11 steps to our Flag while
+/// our pieces able to stop it stood farther; in duel against `builtin:greedy` stoppers that
+/// were nearer by Manhattan distance but stood behind their own Bombs, or beside the wrong
+/// side of the Flag, let Miners through in 9 of 11 lost games.
 const RACE_DANGER: [i32; 13] = [0, 300, 240, 190, 150, 115, 90, 70, 55, 40, 30, 20, 10];
-/// And per step (up to `RACE_GAP`) that the nearest stopper stands farther than it: the
+/// And per step (up to `RACE_GAP`) that the nearest stopper comes too late: the
 /// way to lose such a race by less, and then to win it, is to bring a stopper home.
 const RACE_STEP: i32 = 10;
 const RACE_GAP: i32 = 8;
@@ -115,10 +119,22 @@ fn square_of(bits: u128) -> usize {
     bits.trailing_zeros() as usize + STRIDE
 }
 
+/// Row and file of every mailbox square.
+const ROW_FILE: [(i8, i8); CELLS] = {
+    let mut t = [(0i8, 0i8); CELLS];
+    let mut sq = 0;
+    while sq < CELLS {
+        t[sq] = ((sq / STRIDE) as i8, (sq % STRIDE) as i8);
+        sq += 1;
+    }
+    t
+};
+
 /// Manhattan distance between two mailbox squares.
 #[inline]
 fn dist(a: usize, b: usize) -> i32 {
-    ((a / STRIDE) as i32 - (b / STRIDE) as i32).abs() + ((a % STRIDE) as i32 - (b % STRIDE) as i32).abs()
+    let ((ar, af), (br, bf)) = (ROW_FILE[a], ROW_FILE[b]);
+    (ar as i32 - br as i32).abs() + (af as i32 - bf as i32).abs()
 }
 
 /// The four mailbox squares next to `sq` (walls included).
@@ -143,54 +159,223 @@ fn flag_square(pos: &Position, color: Color) -> Option<usize> {
     None
 }
 
+/// One step in every direction from the squares of `b` (bits that leave the board land on
+/// walls, which callers mask out).
+#[inline]
+fn spread(b: u128) -> u128 {
+    b | b << 1 | b >> 1 | b << STRIDE | b >> STRIDE
+}
+
+/// What a Flag's race needs to know of the board around it. An entry is a square beside
+/// the Flag (in `DIRS` order); pieces walk around the Flag owner's Bombs and Flag and
+/// around water, except an enemy Miner, which goes through Bombs (counted by Manhattan
+/// distance). The maps change only when a Bomb of the owner's falls, so they are kept
+/// between evaluations.
+struct EntryMaps {
+    /// The owner's Bombs and Flag, the walls, the Flag's square and the owner they were
+    /// made for.
+    key: (u128, u128, usize, usize),
+    /// Per entry: 0 off the board or water, 1 open, 2 a Bomb of the owner's.
+    kind: [u8; 4],
+    /// Per square and entry, the steps a piece needs to stand on the entry or beside it
+    /// (`u8::MAX`: no walk leads there).
+    steps: [[u8; 4]; CELLS],
+    /// Per square, the steps an enemy piece other than a Miner, and an enemy Miner, needs
+    /// to take the Flag by its nearest entry.
+    to_flag: [[u8; 2]; CELLS],
+}
+
+impl EntryMaps {
+    fn new(pos: &Position, color: Color, still: u128, flag: usize) -> EntryMaps {
+        let open = !pos.walls & !still;
+        let bomb = Piece::new(color, Rank::Bomb).code();
+        let mut m = EntryMaps {
+            key: (still, pos.walls, flag, color.index()),
+            kind: [0; 4],
+            steps: [[u8::MAX; 4]; CELLS],
+            to_flag: [[u8::MAX; 2]; CELLS],
+        };
+        for (k, e) in neighbours(flag).enumerate() {
+            if pos.cells[e] == WALL {
+                continue;
+            }
+            m.kind[k] = if pos.cells[e] == bomb { 2 } else { 1 };
+            // A walk of n steps to the entry stands beside it after n - 1, and takes the
+            // Flag after n + 1.
+            m.steps[e][k] = 0;
+            if m.kind[k] == 1 {
+                m.to_flag[e][0] = 1;
+            }
+            let mut reached = bit(e);
+            let mut layer = 0u8;
+            loop {
+                let mut new = spread(reached) & open & !reached;
+                if new == 0 {
+                    break;
+                }
+                reached |= new;
+                while new != 0 {
+                    let sq = square_of(new);
+                    new &= new - 1;
+                    m.steps[sq][k] = layer;
+                    if m.kind[k] == 1 {
+                        m.to_flag[sq][0] = m.to_flag[sq][0].min(layer + 2);
+                    }
+                }
+                layer += 1;
+            }
+            // A Miner goes through Bombs: Manhattan distance.
+            let mut board = !pos.walls;
+            while board != 0 {
+                let sq = square_of(board);
+                board &= board - 1;
+                m.to_flag[sq][1] = m.to_flag[sq][1].min(dist(sq, e) as u8 + 1);
+            }
+        }
+        m
+    }
+
+    /// The steps an enemy piece on `sq` needs to take the Flag through entry `k`, if it can.
+    #[inline]
+    fn take(&self, sq: usize, k: usize, miner: bool) -> Option<i32> {
+        let e = (self.key.2 as isize + DIRS[k] as isize) as usize;
+        match self.kind[k] {
+            2 | 1 if miner => Some(dist(sq, e) + 1),
+            1 if sq == e => Some(1),
+            1 if self.steps[sq][k] < u8::MAX => Some(self.steps[sq][k] as i32 + 2),
+            _ => None,
+        }
+    }
+}
+
+/// How many entry maps each thread keeps (a search meets its own Flag and one enemy Flag
+/// per sampled world).
+const ENTRY_SLOTS: usize = 128;
+
+thread_local! {
+    static ENTRY_MAPS: std::cell::RefCell<Vec<Option<Box<EntryMaps>>>> =
+        std::cell::RefCell::new((0..ENTRY_SLOTS).map(|_| None).collect());
+}
+
 /// How threatened `color`'s Flag is by enemy pieces that could take it, more so by those
-/// that no piece of `color` able to stop them is nearer the Flag than.
+/// that win the race to it. The race is run per square next to the Flag (an entry): the
+/// enemy piece needs its walk to the entry (taking what stands there: a Bomb only for a
+/// Miner), and our piece able to stop it must by then stand on the entry or beside it
+/// (walks counted exactly, from the kept maps). A stopper behind its own Bombs, or beside
+/// the wrong side of the Flag, is no stopper; who moves next decides a tie.
 fn flag_danger(pos: &Position, color: Color, flag: usize) -> i32 {
-    // Closed in by our Bombs (and the board's edge or water): only a Miner gets through.
-    let bomb = Piece::new(color, Rank::Bomb).code();
-    let bombed = neighbours(flag).all(|n| pos.cells[n] == bomb || pos.cells[n] == WALL);
-    if bombed && pos.count(color.flip(), Rank::Miner) == 0 {
+    let c = color.index();
+    let movers = pos.bb[c][1] | pos.bb[c][2];
+    let still = pos.bb[c][0] & !movers;
+    ENTRY_MAPS.with(|slots| {
+        let mut slots = slots.borrow_mut();
+        let key = (still, pos.walls, flag, color.index());
+        let slot = ((still ^ still >> 64) as u64 ^ flag as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 57;
+        let maps = match &mut slots[slot as usize % ENTRY_SLOTS] {
+            Some(m) if m.key == key => m,
+            Some(m) => {
+                **m = EntryMaps::new(pos, color, still, flag);
+                m
+            }
+            s => s.insert(Box::new(EntryMaps::new(pos, color, still, flag))),
+        };
+        race(pos, color, movers, maps)
+    })
+}
+
+/// `flag_danger` with the Flag's maps at hand.
+fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps) -> i32 {
+    const MARSHAL: usize = Rank::Marshal as usize;
+    const MINER: usize = Rank::Miner as usize;
+    const SPY: usize = Rank::Spy as usize;
+    // The enemy's pieces that could take the Flag within reach: (square, rank, steps).
+    let mut intruders = [(0usize, 0usize, 0i32); 40];
+    let mut n_in = 0;
+    let mut bits = pos.bb[color.flip().index()][1] | pos.bb[color.flip().index()][2];
+    while bits != 0 && n_in < intruders.len() {
+        let sq = square_of(bits);
+        bits &= bits - 1;
+        let r = ((pos.cells[sq] & RANK_MASK) as usize).min(11);
+        let d = maps.to_flag[sq][usize::from(r == MINER)] as i32;
+        if d < RACE_DANGER.len() as i32 {
+            intruders[n_in] = (sq, r, d);
+            n_in += 1;
+        }
+    }
+    if n_in == 0 {
         return 0;
     }
-    let c = color.index();
-    // Nearest distance to the Flag of our movers by rank (suffix minimum: a piece stops
-    // every enemy of its rank or lower), and of the Spy (it stops only the Marshal).
-    let mut near = [i32::MAX; 12];
-    let mut spy = i32::MAX;
-    let mut ours = pos.bb[c][1] | pos.bb[c][2];
+    // Per entry, the steps our nearest stopper of each rank (suffix minimum: a piece stops
+    // every enemy of its rank or lower; the Spy stops only the Marshal) needs to stand on
+    // it or beside it.
+    // (Kept as i32: bytes written one by one and read back four at once stall the CPU.)
+    const NONE: i32 = u8::MAX as i32;
+    let mut near = [[NONE; 4]; 12];
+    let mut spy = [NONE; 4];
+    let mut ours = movers;
     while ours != 0 {
         let sq = square_of(ours);
         ours &= ours - 1;
         let r = (pos.cells[sq] & RANK_MASK) as usize;
-        let d = dist(sq, flag);
-        if r == Rank::Spy as usize {
-            spy = spy.min(d);
-        } else if r < near.len() {
-            near[r] = near[r].min(d);
+        let row = if r == SPY { &mut spy } else { &mut near[r.min(11)] };
+        for (n, &s) in row.iter_mut().zip(&maps.steps[sq]) {
+            *n = (*n).min(s as i32);
         }
     }
-    for r in (0..near.len() - 1).rev() {
-        near[r] = near[r].min(near[r + 1]);
+    for r in (0..11).rev() {
+        let above = near[r + 1];
+        for (n, s) in near[r].iter_mut().zip(above) {
+            *n = (*n).min(s);
+        }
     }
+    for (n, s) in near[MARSHAL].iter_mut().zip(spy) {
+        *n = (*n).min(s);
+    }
+    // Per rank, the slowest of our stoppers over the entries that rank may use (a Bomb's
+    // square only a Miner): a piece at least that far from the Flag wins no race. An entry
+    // none of our pieces can walk to is walled in by our Bombs, and only a Miner gets there.
+    let mut usable = [[0i32; 4]; 2];
+    for k in 0..4 {
+        usable[0][k] = -i32::from(maps.kind[k] == 1 && near[0][k] < NONE);
+        usable[1][k] = -i32::from(maps.kind[k] != 0);
+    }
+    let mut slowest = [0i32; 12];
+    for (r, l) in slowest.iter_mut().enumerate() {
+        let u = &usable[usize::from(r == MINER)];
+        let row = &near[r];
+        *l = (row[0] & u[0]).max(row[1] & u[1]).max(row[2] & u[2]).max(row[3] & u[3]);
+    }
+    let their_move = i32::from(pos.side_to_move() != color);
     let mut danger = 0;
-    let mut movers = pos.bb[color.flip().index()][1] | pos.bb[color.flip().index()][2];
-    while movers != 0 {
-        let m = square_of(movers);
-        movers &= movers - 1;
-        let r = (pos.cells[m] & RANK_MASK) as usize;
-        if bombed && r != Rank::Miner as usize {
+    for &(sq, r, to_flag) in &intruders[..n_in] {
+        if to_flag - 1 - their_move >= slowest[r] {
+            if let Some(&w) = FLAG_DANGER.get(to_flag as usize) {
+                danger += w;
+            }
             continue;
         }
-        let d = dist(m, flag);
-        let stopper = if r == Rank::Marshal as usize {
-            near[r].min(spy)
-        } else {
-            near[r.min(11)]
-        };
-        if let Some(&w) = RACE_DANGER.get(d as usize).filter(|_| stopper > d) {
-            danger += w + RACE_STEP * (stopper - d).min(RACE_GAP);
-        } else if let Some(&w) = FLAG_DANGER.get(d as usize) {
-            danger += w;
+        // The nearest entry where the piece wins the race (by most), else its nearest.
+        let mut race: Option<(i32, i32)> = None;
+        for (k, &stopper) in near[r].iter().enumerate() {
+            let Some(d) = maps.take(sq, k, r == MINER) else {
+                continue;
+            };
+            let gap = stopper - (d - 1 - their_move);
+            if gap > 0 && race.is_none_or(|(rd, rg)| d < rd || (d == rd && gap > rg)) {
+                race = Some((d, gap));
+            }
+        }
+        match race {
+            Some((d, gap)) => {
+                if let Some(&w) = RACE_DANGER.get(d as usize) {
+                    danger += w + RACE_STEP * gap.min(RACE_GAP);
+                }
+            }
+            None => {
+                if let Some(&w) = FLAG_DANGER.get(to_flag as usize) {
+                    danger += w;
+                }
+            }
         }
     }
     danger
@@ -446,6 +631,73 @@ mod tests {
         // (less the two rows the Captain gave up).
         let nearer = with(Rank::Miner, 2) - with(Rank::Miner, 4);
         assert_eq!(nearer, 2 * RACE_STEP - 2 * ADVANCE);
+    }
+
+    #[test]
+    fn a_stopper_behind_its_own_bombs_does_not_stop() {
+        // Red's Flag on a3 with Bombs on a4 and b3; a seen blue Miner on a7 takes a4 in
+        // three steps and the Flag in four. A red Captain on a1 is two steps from the
+        // Flag, but the Bombs and the Flag wall it off: six steps to b4 or a5, beside a4.
+        // On d4 it stands two steps from b4 and stops the Miner in time.
+        let with = |captain: (u8, u8)| {
+            evaluate(&board(&[
+                (0, 2, Color::Red, Rank::Flag, 0),
+                (0, 3, Color::Red, Rank::Bomb, 0),
+                (1, 2, Color::Red, Rank::Bomb, 0),
+                (captain.0, captain.1, Color::Red, Rank::Captain, REVEALED),
+                (0, 6, Color::Blue, Rank::Miner, REVEALED),
+                (9, 9, Color::Blue, Rank::Flag, 0),
+                (8, 9, Color::Blue, Rank::Bomb, 0),
+                (9, 8, Color::Blue, Rank::Bomb, 0),
+            ]))
+        };
+        let (walled, guarding) = (with((0, 0)), with((3, 3)));
+        // Three rows of advance aside, the walled-off Captain loses the race.
+        assert!(
+            guarding - 3 * ADVANCE - walled >= RACE_DANGER[4] - FLAG_DANGER[4],
+            "walled {walled} guarding {guarding}"
+        );
+        // With Blue to move the Captain on d4 is still in time (two steps against the
+        // Miner's two before it reaches a4); one square farther, on e4, it is not.
+        let blue_to_move = |captain: (u8, u8)| {
+            let mut p = board(&[
+                (0, 2, Color::Red, Rank::Flag, 0),
+                (0, 3, Color::Red, Rank::Bomb, 0),
+                (1, 2, Color::Red, Rank::Bomb, 0),
+                (captain.0, captain.1, Color::Red, Rank::Captain, REVEALED),
+                (0, 6, Color::Blue, Rank::Miner, REVEALED),
+                (9, 9, Color::Blue, Rank::Flag, 0),
+                (8, 9, Color::Blue, Rank::Bomb, 0),
+                (9, 8, Color::Blue, Rank::Bomb, 0),
+            ]);
+            p.side = Color::Blue;
+            flag_danger(&p, Color::Red, Square::new(0, 2).index())
+        };
+        assert_eq!(blue_to_move((3, 3)), FLAG_DANGER[4]);
+        assert_eq!(blue_to_move((4, 3)), RACE_DANGER[4] + RACE_STEP);
+    }
+
+    #[test]
+    fn only_a_miner_walks_into_a_pocket_of_bombs() {
+        // Red's Flag on a1 with Bombs on b1, b2 and a3: the one open square beside it, a2,
+        // is walled in. A blue Lieutenant on a5, two squares from a2 as the crow flies,
+        // cannot walk there; a blue Miner on a5 takes a3 and walks in, and no red piece can
+        // stand in its way.
+        let with = |rank: Rank| {
+            let p = board(&[
+                (0, 0, Color::Red, Rank::Flag, 0),
+                (1, 0, Color::Red, Rank::Bomb, 0),
+                (1, 1, Color::Red, Rank::Bomb, 0),
+                (0, 2, Color::Red, Rank::Bomb, 0),
+                (5, 3, Color::Red, Rank::Captain, REVEALED),
+                (0, 4, Color::Blue, rank, REVEALED),
+                (9, 9, Color::Blue, Rank::Flag, 0),
+            ]);
+            flag_danger(&p, Color::Red, Square::new(0, 0).index())
+        };
+        assert_eq!(with(Rank::Lieutenant), 0);
+        // Four steps to a2 (a4, a3, a2 and the Flag: the Bomb on a3 is one of them).
+        assert_eq!(with(Rank::Miner), RACE_DANGER[4] + RACE_STEP * RACE_GAP);
     }
 
     #[test]
