@@ -639,8 +639,8 @@ mod tests {
         // three steps and the Flag in four. A red Captain on a1 is two steps from the
         // Flag, but the Bombs and the Flag wall it off: six steps to b4 or a5, beside a4.
         // On d4 it stands two steps from b4 and stops the Miner in time.
-        let with = |captain: (u8, u8)| {
-            evaluate(&board(&[
+        let position = |captain: (u8, u8)| {
+            board(&[
                 (0, 2, Color::Red, Rank::Flag, 0),
                 (0, 3, Color::Red, Rank::Bomb, 0),
                 (1, 2, Color::Red, Rank::Bomb, 0),
@@ -649,8 +649,9 @@ mod tests {
                 (9, 9, Color::Blue, Rank::Flag, 0),
                 (8, 9, Color::Blue, Rank::Bomb, 0),
                 (9, 8, Color::Blue, Rank::Bomb, 0),
-            ]))
+            ])
         };
+        let with = |captain: (u8, u8)| evaluate(&position(captain));
         let (walled, guarding) = (with((0, 0)), with((3, 3)));
         // Three rows of advance aside, the walled-off Captain loses the race.
         assert!(
@@ -660,16 +661,7 @@ mod tests {
         // With Blue to move the Captain on d4 is still in time (two steps against the
         // Miner's two before it reaches a4); one square farther, on e4, it is not.
         let blue_to_move = |captain: (u8, u8)| {
-            let mut p = board(&[
-                (0, 2, Color::Red, Rank::Flag, 0),
-                (0, 3, Color::Red, Rank::Bomb, 0),
-                (1, 2, Color::Red, Rank::Bomb, 0),
-                (captain.0, captain.1, Color::Red, Rank::Captain, REVEALED),
-                (0, 6, Color::Blue, Rank::Miner, REVEALED),
-                (9, 9, Color::Blue, Rank::Flag, 0),
-                (8, 9, Color::Blue, Rank::Bomb, 0),
-                (9, 8, Color::Blue, Rank::Bomb, 0),
-            ]);
+            let mut p = position(captain);
             p.side = Color::Blue;
             flag_danger(&p, Color::Red, Square::new(0, 2).index())
         };
