@@ -524,11 +524,12 @@ fn timed_games() -> std::sync::MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// 20 whole games (`UCC_TEST_GAMES` for more), the adapter alternating colours, at the
+/// 12 whole games (`UCC_TEST_GAMES` for more), the adapter alternating colours, at the
 /// manager's default 2 s timeout: no ILLEGAL, no timeout, both programs exit cleanly on
 /// QUIT, and the adapter wins at least 9 in 10. The adapter asks for 40 ms a move (10 ms of
 /// search after the engine's default 30 ms overhead; 50 ms took twice as long for the same
-/// checks). Twenty games keep CI short; 50 were played to choose the count, all won.
+/// checks). Twelve games keep CI under its five minutes; 50 were played to choose the
+/// count, all won.
 #[test]
 fn games_against_a_random_bot() {
     if !have_python() {
@@ -539,7 +540,7 @@ fn games_against_a_random_bot() {
     let games: usize = std::env::var("UCC_TEST_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(20);
+        .unwrap_or(12);
     let movetime: u64 = std::env::var("UCC_TEST_MOVETIME")
         .ok()
         .and_then(|v| v.parse().ok())
