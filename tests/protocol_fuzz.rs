@@ -584,7 +584,7 @@ fn in_process_fuzz() {
     let t = Instant::now();
     let mut total = (0, 0, 0, 0);
     for seed in 1..=4 {
-        let (fed, rejected, positions, searches) = fuzz(seed, 50_000);
+        let (fed, rejected, positions, searches) = fuzz(seed, 30_000);
         total = (
             total.0 + fed,
             total.1 + rejected,
