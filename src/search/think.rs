@@ -1139,91 +1139,59 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_seen_marshal_fears_the_spy_next_to_it_in_every_world() {
-        // Red's seen Marshal can take a seen Sergeant on e4, next to the unseen f4. In this
-        // world f4 is a Sergeant too; the belief gives it half a chance of being the Spy.
-        // The capture is worth it only if that chance is not counted.
-        let world = || {
-            classic(
-                &[
-                    ("e4", "b4'!"),
-                    ("f4", "b4"),
-                    ("a10", "bS"),
-                    ("j10", "bF"),
-                    ("i10", "bB"),
-                    ("e3", "rM'!"),
-                    ("a1", "rF"),
-                    ("a2", "rB"),
-                    ("b1", "rB"),
-                ],
-                'r',
-                "full",
-            )
-        };
+    /// Red's seen Marshal on e3 either takes a seen Sergeant on e4, next to f4 (`f4`: an
+    /// unseen Blue Sergeant, unmoved or moved), or steps back to e2: the two root scores at
+    /// depth 2 when the belief gives f4 the chance `spy` of being the Spy (else a
+    /// Sergeant), with or without Blue's seen Marshal on j7.
+    fn take_or_step_back(f4: &str, blue_marshal: bool, spy: f32) -> [i32; 2] {
+        let mut pieces = vec![
+            ("e4", "b4'!"),
+            ("f4", f4),
+            ("a10", "bS"),
+            ("j10", "bF"),
+            ("i10", "bB"),
+            ("e3", "rM'!"),
+            ("a1", "rF"),
+            ("a2", "rB"),
+            ("b1", "rB"),
+        ];
+        if blue_marshal {
+            pieces.push(("j7", "bM'!"));
+        }
+        let mut w = classic(&pieces, 'r', "full");
         let take = Move::parse("e3e4").unwrap();
         let back = Move::parse("e3e2").unwrap();
         let stop = AtomicBool::new(false);
-        let score = |spy: f32| {
-            let mut w = world();
-            let mut p = [0f32; NUM_RANKS];
-            p[Rank::Spy.index()] = spy;
-            p[Rank::Sergeant.index()] = 1.0 - spy;
-            let unseen = [(Square::parse("f4").unwrap(), p)];
-            let mut s = Searcher::new(&stop, Instant::now(), None, u64::MAX);
-            s.new_world(&w, &unseen);
-            let mut scores = [0; 2];
-            assert!(s.root(&mut w, &[take, back], 2, &mut scores));
-            scores
-        };
-        let [t, b] = score(0.5);
+        let mut p = [0f32; NUM_RANKS];
+        p[Rank::Spy.index()] = spy;
+        p[Rank::Sergeant.index()] = 1.0 - spy;
+        let unseen = [(Square::parse("f4").unwrap(), p)];
+        let mut s = Searcher::new(&stop, Instant::now(), None, u64::MAX);
+        s.new_world(&w, &unseen);
+        let mut scores = [0; 2];
+        assert!(s.root(&mut w, &[take, back], 2, &mut scores));
+        scores
+    }
+
+    #[test]
+    fn a_seen_marshal_fears_the_spy_next_to_it_in_every_world() {
+        // In this world the unmoved f4 is a Sergeant too; the belief gives it half a chance
+        // of being the Spy. The capture is worth it only if that chance is not counted.
+        let [t, b] = take_or_step_back("b4", false, 0.5);
         assert!(t < b, "capture {t}, step back {b}");
         // With no Spy chance the capture is good.
-        let [t, b] = score(0.0);
+        let [t, b] = take_or_step_back("b4", false, 0.0);
         assert!(t > b, "no Spy chance: capture {t}, step back {b}");
     }
 
     #[test]
     fn an_unmoved_neighbour_of_the_seen_marshal_is_feared_as_a_spy_at_least_somewhat() {
-        // As above, with Blue's Marshal alive (seen, far away), the belief gives f4 a 2%
-        // chance of being the Spy: taken at its word, the Sergeant on e4 is worth it. Unmoved, f4 counts SPY_FLOOR and the Marshal
-        // stays back; once f4 has moved, the belief stands.
-        let world = |f4: &str| {
-            classic(
-                &[
-                    ("e4", "b4'!"),
-                    ("f4", f4),
-                    ("a10", "bS"),
-                    ("j10", "bF"),
-                    ("i10", "bB"),
-                    ("j7", "bM'!"),
-                    ("e3", "rM'!"),
-                    ("a1", "rF"),
-                    ("a2", "rB"),
-                    ("b1", "rB"),
-                ],
-                'r',
-                "full",
-            )
-        };
-        let take = Move::parse("e3e4").unwrap();
-        let back = Move::parse("e3e2").unwrap();
-        let stop = AtomicBool::new(false);
-        let score = |f4: &str| {
-            let mut w = world(f4);
-            let mut p = [0f32; NUM_RANKS];
-            p[Rank::Spy.index()] = 0.02;
-            p[Rank::Sergeant.index()] = 0.98;
-            let unseen = [(Square::parse("f4").unwrap(), p)];
-            let mut s = Searcher::new(&stop, Instant::now(), None, u64::MAX);
-            s.new_world(&w, &unseen);
-            let mut scores = [0; 2];
-            assert!(s.root(&mut w, &[take, back], 2, &mut scores));
-            scores
-        };
-        let [t, b] = score("b4");
+        // With Blue's Marshal alive, the belief gives f4 a 2% chance of being the Spy: taken
+        // at its word, the Sergeant on e4 is worth it. Unmoved, f4 counts SPY_FLOOR and the
+        // Marshal stays back; once f4 has moved, the belief stands.
+        let [t, b] = take_or_step_back("b4", true, 0.02);
         assert!(t < b, "unmoved f4: capture {t}, step back {b}");
-        let [t, b] = score("b4'");
+        let [t, b] = take_or_step_back("b4'", true, 0.02);
         assert!(t > b, "f4 has moved: capture {t}, step back {b}");
     }
 
