@@ -552,6 +552,27 @@ impl Position {
         self.rules.more_squares && self.chase[us] >= 2 && self.chase_forbids(from, to)
     }
 
+    /// How many times the placement after the quiet move `mv` of the side to move stood
+    /// before with the other side to move, in the last `window` plies since the last
+    /// attack; 0 for an attack.
+    pub fn repeats_after(&self, mv: Move, window: usize) -> usize {
+        let (f, t) = (mv.from().index(), mv.to().index());
+        if self.cells[t] != EMPTY || mv.rescue().is_some() {
+            return 0;
+        }
+        let us = self.side.index();
+        let (p, id) = (self.cells[f], self.ids[f]);
+        let mut parts = self.parts;
+        parts[us] ^= rank_key(f, p) ^ rank_key(t, p);
+        parts[2 + us] ^= id_key(f, id) ^ id_key(t, id);
+        let new_hash = self.placement(&parts);
+        let n = self.history.len();
+        (2..=n.min(window))
+            .step_by(2)
+            .filter(|&k| self.placement(&self.history[n - k]) == new_hash)
+            .count()
+    }
+
     /// The more-squares rule for a chaser whose counter is at least 2 (with a smaller one the
     /// only placement in reach is the current one, which a move always changes).
     fn chase_forbids(&self, from: Square, to: Square) -> bool {

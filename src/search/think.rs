@@ -7,10 +7,15 @@
 //! iteration cut short by a limit is discarded. Under a clock or a node budget the
 //! deepening stops at `WIDE_DEPTH` while ranks are hidden, and what is left of the budget
 //! goes to further batches of worlds at that depth (their scores join the average).
+//!
+//! Two terms keep a game from standing still (the turn cap of a match is a draw): once
+//! many plies have passed without an attack, lines in which we attack to some purpose
+//! score more (`STALE_FROM`), and a root move costs for every time the placement it makes
+//! stood before (`REPEAT_STEP`).
 
 use super::eval::{evaluate, piece_value, VALUES, WIN, WIN_BOUND};
 use crate::belief::Belief;
-use crate::rules::piece::{resolve_combat, Piece, NUM_RANKS, RANK_MASK};
+use crate::rules::piece::{resolve_combat, Piece, EMPTY, NUM_RANKS, RANK_MASK};
 use crate::rules::position::{MOVED, REVEALED};
 use crate::rules::square::CELLS;
 use crate::rules::{Color, Combat, GameEnd, Move, Position, Rank, Square};
@@ -106,6 +111,30 @@ const BOMB_SHIFT: f64 = 2.4;
 /// to an unmoved unseen front-row piece, it was the Spy (the belief: 2-5%), and each time
 /// the Spy struck.
 const SPY_FLOOR: f32 = 0.1;
+/// A game where nothing is attacked goes nowhere: past `STALE_FROM` plies without an
+/// attack, and growing over `STALE_SPAN` more, a line in which we attack counts up to
+/// `STALE_BASE` plus a quarter of our lead (at most `STALE_CAP`) more than one in which we
+/// do not. Against the UCC 2012 AIs asmodeus and hunter, 7 of 12 games reached the turn cap
+/// as draws after hundreds of plies of both sides shuffling, several far ahead. Only
+/// attacks that tell or win something count: on a piece we have seen, one we win or trade;
+/// on an unseen piece, any attack on a piece that has moved, and on one that has not, only
+/// by a piece worth less than `STALE_TOP` (a Bomb may stand there).
+const STALE_FROM: u32 = 40;
+const STALE_SPAN: u32 = 200;
+const STALE_BASE: i32 = 40;
+const STALE_CAP: i32 = 120;
+const STALE_TOP: i32 = 150;
+/// What a root move costs per time the placement it makes stood before (since the last
+/// attack, with the same side to move), at most `REPEAT_CAP`. Without the two-squares
+/// rule (the UCC 2012 manager has none) a piece chased by an enemy piece that never
+/// attacked fled between the same squares to the turn cap (our Major from a Scout, our
+/// Colonel from a General our Marshal could have taken), and a piece chasing one that
+/// always fled followed it around the same three squares for 800 turns. Another move
+/// breaks the cycle.
+const REPEAT_STEP: i32 = 15;
+const REPEAT_CAP: i32 = 120;
+/// The plies looked back on for repeated placements.
+const REPEAT_WINDOW: usize = 200;
 /// Piece identities (`Position::ids`) range below this.
 const IDS: usize = 128;
 /// How far below a world's best root move a move's score still needs to be exact.
@@ -241,6 +270,10 @@ struct Searcher<'a> {
     chance_hi: i32,
     /// The static score of the current world's root (`new_world`).
     world_eval: i32,
+    /// What a line with an attack of ours that makes progress is worth more in this world
+    /// (`STALE_FROM`), and how many such attacks the current line holds.
+    stale: i32,
+    progress: u32,
 }
 
 /// One outcome of an attack on an unseen piece: its probability, and the square of the
@@ -284,6 +317,8 @@ impl<'a> Searcher<'a> {
             chance_lo: -WIN,
             chance_hi: WIN_IN_CHANCE,
             world_eval: 0,
+            stale: 0,
+            progress: 0,
         }
     }
 
@@ -321,6 +356,9 @@ impl<'a> Searcher<'a> {
         self.chance_lo = -WIN;
         self.world_eval = evaluate(world);
         self.chance_hi = self.world_eval.max(0) + WIN_IN_CHANCE;
+        let ramp = world.quiet_plies().saturating_sub(STALE_FROM).min(STALE_SPAN) as i32;
+        self.stale = ramp * (STALE_BASE + self.world_eval.max(0) / 4).min(STALE_CAP) / STALE_SPAN as i32;
+        self.progress = 0;
         self.marg.iter_mut().for_each(|p| *p = [0.0; NUM_RANKS]);
         for (sq, p) in unseen {
             self.marg[world.ids[sq.index()] as usize % IDS] = *p;
@@ -515,6 +553,45 @@ impl<'a> Searcher<'a> {
     /// clamped to `chance_lo..=chance_hi`, searched with the windows of Ballard's Star1 so
     /// that bounds stay exact), anything else a plain alpha-beta child.
     fn child(&mut self, pos: &mut Position, m: Move, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
+        let progress = self.makes_progress(pos, m);
+        self.progress += u32::from(progress);
+        let s = self.child_outcomes(pos, m, depth, alpha, beta, ply);
+        self.progress -= u32::from(progress);
+        s
+    }
+
+    /// Is `m` an attack of ours that makes progress in a stale game (`STALE_FROM`)?
+    #[inline]
+    fn makes_progress(&self, pos: &Position, m: Move) -> bool {
+        if self.stale == 0 || pos.side != self.us || m.rescue().is_some() {
+            return false;
+        }
+        let t = m.to().index();
+        if pos.cells[t] == EMPTY {
+            return false;
+        }
+        if pos.flags[t] & REVEALED == 0 {
+            let attacker = (pos.cells[m.from().index()] & RANK_MASK) as usize;
+            return pos.flags[t] & MOVED != 0 || VALUES[attacker.min(12)] < STALE_TOP;
+        }
+        attack_gain(pos, m).is_some_and(|g| g >= 0)
+    }
+
+    /// The static score of `pos` for the side to move, with the worth of progress.
+    #[inline]
+    fn eval(&self, pos: &Position) -> i32 {
+        let s = evaluate(pos);
+        if self.progress == 0 {
+            s
+        } else if pos.side == self.us {
+            s + self.stale
+        } else {
+            s - self.stale
+        }
+    }
+
+    /// `child` once the progress it makes is counted.
+    fn child_outcomes(&mut self, pos: &mut Position, m: Move, depth: i32, alpha: i32, beta: i32, ply: usize) -> i32 {
         let mut outs = [Outcome::NONE; 4];
         let n = self.outcomes(pos, m, &mut outs);
         if n == 0 {
@@ -635,7 +712,7 @@ impl<'a> Searcher<'a> {
         if let Some(s) = terminal(pos, ply) {
             return s;
         }
-        let stand = evaluate(pos);
+        let stand = self.eval(pos);
         if stand >= beta || ply >= MAX_PLY {
             return stand;
         }
@@ -656,9 +733,12 @@ impl<'a> Searcher<'a> {
         for i in 0..moves.len() {
             pick(&mut moves, i);
             let m = moves[i].1;
+            let progress = self.makes_progress(pos, m);
+            self.progress += u32::from(progress);
             pos.make(m);
             let s = -self.quiesce(pos, -beta, -alpha, ply + 1);
             pos.unmake();
+            self.progress -= u32::from(progress);
             if self.aborted {
                 break;
             }
@@ -686,7 +766,7 @@ impl<'a> Searcher<'a> {
             // Moves far below this world's best only need a bound: they will not win the
             // average over worlds (the bound stands in for their score).
             let alpha = if best > -INF { best - ROOT_MARGIN } else { -INF };
-            let s = self.child(world, m, depth as i32, alpha, INF, 0);
+            let s = self.child(world, m, depth as i32, alpha, INF, 0) - repeat_cost(world, m);
             if self.aborted {
                 return false;
             }
@@ -695,6 +775,11 @@ impl<'a> Searcher<'a> {
         }
         true
     }
+}
+
+/// What root move `m` costs for the placements it repeats (`REPEAT_STEP`).
+fn repeat_cost(pos: &Position, m: Move) -> i32 {
+    (REPEAT_STEP * pos.repeats_after(m, REPEAT_WINDOW) as i32).min(REPEAT_CAP)
 }
 
 /// The view's legal moves, attacks on known weaker pieces first, then attacks on unknown
@@ -1070,6 +1155,11 @@ mod tests {
 
     /// A classic position from text holding `pieces` (square, token such as `bF!`).
     fn classic(pieces: &[(&str, &str)], side: char, view: &str) -> Position {
+        classic_at(pieces, side, view, "10 0 -/-")
+    }
+
+    /// `classic` with its plies, quiet plies and captured pieces (`<ply> <quiet> <red>/<blue>`).
+    fn classic_at(pieces: &[(&str, &str)], side: char, view: &str, counters: &str) -> Position {
         let mut grid = vec![vec![".".to_string(); 10]; 10];
         for (r, row) in grid.iter_mut().enumerate() {
             for (f, cell) in row.iter_mut().enumerate() {
@@ -1083,7 +1173,7 @@ mod tests {
             grid[9 - sq.rank() as usize][sq.file() as usize] = tok.to_string();
         }
         let rows: Vec<String> = grid.iter().map(|r| r.concat()).collect();
-        let text = format!("classic {view} {} {side} 10 0 -/- 0/0 -/- 0/0 -", rows.join("/"));
+        let text = format!("classic {view} {} {side} {counters} 0/0 -/- 0/0 -", rows.join("/"));
         Position::from_text(&text, Rules::default()).unwrap()
     }
 
@@ -1171,6 +1261,75 @@ mod tests {
         let mut scores = [0; 2];
         assert!(s.root(&mut w, &[take, back], 2, &mut scores));
         scores
+    }
+
+    #[test]
+    fn a_stale_game_is_broken_by_an_attack() {
+        // Blue's Flag on b10 has been seen, with three unseen Bombs around it; two more
+        // unseen, unmoved pieces on e8 and j8 are a Bomb and a Sergeant (all else
+        // captured). Red, ahead, has a Captain, a Miner and three Scouts; the one on j1
+        // could probe j8 and would lose itself either way. After a few plies without an attack
+        // Red does not; after 190 it does.
+        let pieces = [
+            ("a10", "bB"),
+            ("b10", "bF!"),
+            ("c10", "bB"),
+            ("b9", "bB"),
+            ("e8", "b4"),
+            ("j8", "bB"),
+            ("e2", "r6'!"),
+            ("f2", "r3'"),
+            ("a1", "rF"),
+            ("a2", "rB"),
+            ("b1", "rB"),
+            ("h1", "r2"),
+            ("i1", "r2"),
+            ("j1", "r2"),
+        ];
+        let red_lost = "BBBBS2222233334444555566677788 9M".replace(' ', "");
+        let blue_lost = "BBS22222222333334445555666677788 9M".replace(' ', "");
+        let attacks = |quiet: u32| {
+            let counters = format!("300 {quiet} {red_lost}/{blue_lost}");
+            let view = classic_at(&pieces, 'r', "r", &counters);
+            (1..=4)
+                .filter(|&seed| {
+                    let best = go(&view, depth(2), seed).best.expect("a move");
+                    view.cells[best.to().index()] != EMPTY
+                })
+                .count()
+        };
+        assert_eq!(attacks(10), 0, "a fresh game");
+        assert_eq!(attacks(190), 4, "a stale game");
+    }
+
+    #[test]
+    fn a_move_costs_more_the_more_often_its_placement_stood() {
+        let mut pos = classic(&[("a1", "rF"), ("e4", "r8"), ("a10", "bF"), ("e9", "b8")], 'r', "full");
+        pos.set_rules(Rules {
+            two_squares: None,
+            more_squares: false,
+            ..Rules::default()
+        });
+        let mv = |s: &str| Move::parse(s).unwrap();
+        // Red's Colonel goes round e4, f4, g4, f4 while Blue's goes round e9, f9.
+        let ours = ["e4f4", "f4g4", "g4f4", "f4e4"];
+        let theirs = ["e9f9", "f9e9"];
+        let mut costs = Vec::new();
+        for i in 0..12 {
+            costs.push(repeat_cost(&pos, mv(ours[i % 4])));
+            pos.make(mv(ours[i % 4]));
+            pos.make(mv(theirs[i % 2]));
+        }
+        // Red's moves to f4 (every second one) make Red f4, Blue e9, which stood after each
+        // of them before; the moves to g4 and e4 repeat once every four moves.
+        let s = REPEAT_STEP;
+        assert_eq!(costs, [0, 0, s, 0, 2 * s, s, 3 * s, s, 4 * s, 2 * s, 5 * s, 2 * s]);
+        assert_eq!(repeat_cost(&pos, mv("e4e5")), 0, "a new square");
+        for i in 12..60 {
+            pos.make(mv(ours[i % 4]));
+            pos.make(mv(theirs[i % 2]));
+        }
+        assert_eq!(repeat_cost(&pos, mv("e4f4")), REPEAT_CAP);
     }
 
     #[test]
