@@ -560,17 +560,23 @@ impl Position {
         if self.cells[t] != EMPTY || mv.rescue().is_some() {
             return 0;
         }
-        let us = self.side.index();
-        let (p, id) = (self.cells[f], self.ids[f]);
-        let mut parts = self.parts;
-        parts[us] ^= rank_key(f, p) ^ rank_key(t, p);
-        parts[2 + us] ^= id_key(f, id) ^ id_key(t, id);
-        let new_hash = self.placement(&parts);
+        let new_hash = self.placement_after(f, t);
         let n = self.history.len();
         (2..=n.min(window))
             .step_by(2)
             .filter(|&k| self.placement(&self.history[n - k]) == new_hash)
             .count()
+    }
+
+    /// The placement hash after the side to move's piece on `f` steps to the empty `t`.
+    #[inline]
+    fn placement_after(&self, f: usize, t: usize) -> u64 {
+        let us = self.side.index();
+        let (p, id) = (self.cells[f], self.ids[f]);
+        let mut parts = self.parts;
+        parts[us] ^= rank_key(f, p) ^ rank_key(t, p);
+        parts[2 + us] ^= id_key(f, id) ^ id_key(t, id);
+        self.placement(&parts)
     }
 
     /// The more-squares rule for a chaser whose counter is at least 2 (with a smaller one the
@@ -588,12 +594,7 @@ impl Position {
         if !last.is_null() && last.from() == to && last.to() == from {
             return false;
         }
-        let (f, t) = (from.index(), to.index());
-        let (p, id) = (self.cells[f], self.ids[f]);
-        let mut parts = self.parts;
-        parts[us] ^= rank_key(f, p) ^ rank_key(t, p);
-        parts[2 + us] ^= id_key(f, id) ^ id_key(t, id);
-        let new_hash = self.placement(&parts);
+        let new_hash = self.placement_after(from.index(), to.index());
         let history = &self.history;
         // The move itself would raise the chaser's counter to L + 1; it may not recreate
         // any of the placements of the last L plies (agrees with the oracle's games).
