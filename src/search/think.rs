@@ -135,6 +135,8 @@ const REPEAT_STEP: i32 = 15;
 const REPEAT_CAP: i32 = 120;
 /// The plies looked back on for repeated placements.
 const REPEAT_WINDOW: usize = 200;
+/// The range of each part of a `loss_key`.
+const LOSS_PLY_SPAN: i32 = 2_048;
 /// Piece identities (`Position::ids`) range below this.
 const IDS: usize = 128;
 /// How far below a world's best root move a move's score still needs to be exact.
@@ -756,8 +758,9 @@ impl<'a> Searcher<'a> {
         best
     }
 
-    /// Exact scores of every root move in `world` at `depth`; `false` if aborted.
-    fn root(&mut self, world: &mut Position, root: &[Move], depth: u32, scores: &mut [i32]) -> bool {
+    /// Exact scores of every root move in `world` at `depth`, and their `loss_key`s;
+    /// `false` if aborted.
+    fn root(&mut self, world: &mut Position, root: &[Move], depth: u32, scores: &mut [i32], keys: &mut [i32]) -> bool {
         if !self.count_node() {
             return false;
         }
@@ -771,10 +774,29 @@ impl<'a> Searcher<'a> {
                 return false;
             }
             scores[i] = s;
+            keys[i] = if s <= -WIN_BOUND {
+                world.make(m);
+                let after = -evaluate(world);
+                world.unmake();
+                loss_key(s, after)
+            } else {
+                0
+            };
             best = best.max(s);
         }
         true
     }
+}
+
+/// How a root move that loses the game in a world (`score`) compares with other losing ones
+/// there: the later loss, then the better static score just after the move (`after`).
+/// Every loss counts the same in the average over worlds; where every move loses in every
+/// world (a seen enemy Miner beside our Flag: in each world the enemy knows which piece it
+/// is), the first move in order was played, and against the UCC 2012 winner our Major
+/// walked away from such a Miner, which stood there 33 turns not knowing our Flag.
+fn loss_key(score: i32, after: i32) -> i32 {
+    let ply = (WIN + score).clamp(0, LOSS_PLY_SPAN - 1);
+    ply * LOSS_PLY_SPAN + after.clamp(-LOSS_PLY_SPAN / 2, LOSS_PLY_SPAN / 2 - 1)
 }
 
 /// What root move `m` costs for the placements it repeats (`REPEAT_STEP`).
@@ -927,7 +949,7 @@ fn search(
         let t = total.as_ref().expect("a finished batch");
         let mut bi = 0;
         for i in 1..root.len() {
-            if t.sums[i] > t.sums[bi] {
+            if (t.sums[i], t.keys[i]) > (t.sums[bi], t.keys[bi]) {
                 bi = i;
             }
         }
@@ -951,7 +973,7 @@ fn search(
             // The next iteration searches the best moves first (tighter bounds sooner); the
             // sort is stable, so ties keep their order.
             let mut order: Vec<usize> = (0..root.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse(t.sums[i]));
+            order.sort_by_key(|&i| std::cmp::Reverse((t.sums[i], t.keys[i])));
             root = order.iter().map(|&i| root[i]).collect();
             total = Some(t.permuted(&order));
         }
@@ -1012,9 +1034,11 @@ fn run_batch(
         .try_fold(Tally::new(root.len()), |acc, p| p.map(|p| acc.merge(&p)))
 }
 
-/// Root-move scores summed over some worlds (clamped), with their extremes.
+/// Root-move scores summed over some worlds (clamped), with their extremes, and the sums of
+/// their `loss_key`s (which break ties).
 struct Tally {
     sums: Vec<i64>,
+    keys: Vec<i64>,
     lo: Vec<i32>,
     hi: Vec<i32>,
 }
@@ -1023,6 +1047,7 @@ impl Tally {
     fn new(n: usize) -> Tally {
         Tally {
             sums: vec![0; n],
+            keys: vec![0; n],
             lo: vec![INF; n],
             hi: vec![-INF; n],
         }
@@ -1031,11 +1056,12 @@ impl Tally {
     /// Adds one world's root scores. A won or lost game counts `WIN_IN_AVERAGE`, or
     /// `WIN_BEYOND_BASE` beyond the world's static score `base` when that is more (so that
     /// far ahead, a win still beats every other score); every other score counts as it is.
-    fn add(&mut self, scores: &[i32], base: i32) {
+    fn add(&mut self, scores: &[i32], keys: &[i32], base: i32) {
         let lo = (-WIN_IN_AVERAGE).min(base - WIN_BEYOND_BASE);
         let hi = WIN_IN_AVERAGE.max(base + WIN_BEYOND_BASE);
         for (i, &sc) in scores.iter().enumerate() {
             self.sums[i] += sc.clamp(lo, hi) as i64;
+            self.keys[i] += keys[i] as i64;
             self.lo[i] = self.lo[i].min(sc);
             self.hi[i] = self.hi[i].max(sc);
         }
@@ -1045,6 +1071,7 @@ impl Tally {
     fn permuted(&self, order: &[usize]) -> Tally {
         Tally {
             sums: order.iter().map(|&i| self.sums[i]).collect(),
+            keys: order.iter().map(|&i| self.keys[i]).collect(),
             lo: order.iter().map(|&i| self.lo[i]).collect(),
             hi: order.iter().map(|&i| self.hi[i]).collect(),
         }
@@ -1053,6 +1080,7 @@ impl Tally {
     fn merge(mut self, o: &Tally) -> Tally {
         for i in 0..self.sums.len() {
             self.sums[i] += o.sums[i];
+            self.keys[i] += o.keys[i];
             self.lo[i] = self.lo[i].min(o.lo[i]);
             self.hi[i] = self.hi[i].max(o.hi[i]);
         }
@@ -1071,12 +1099,13 @@ impl Searcher<'_> {
     ) -> Option<Tally> {
         let mut t = Tally::new(root.len());
         let mut scores = vec![0i32; root.len()];
+        let mut keys = vec![0i32; root.len()];
         for w in worlds.iter_mut() {
             self.new_world(w, unseen);
-            if !self.root(w, root, depth, &mut scores) {
+            if !self.root(w, root, depth, &mut scores, &mut keys) {
                 return None;
             }
-            t.add(&scores, self.world_eval);
+            t.add(&scores, &keys, self.world_eval);
         }
         Some(t)
     }
@@ -1093,16 +1122,16 @@ mod tests {
         // A world whose static score is 2300 (far ahead): ordinary scores above
         // `WIN_IN_AVERAGE` keep their order, a won game still counts most, a lost one least.
         let mut t = Tally::new(4);
-        t.add(&[2400, 2500, WIN - 5, -WIN + 3], 2300);
+        t.add(&[2400, 2500, WIN - 5, -WIN + 3], &[0; 4], 2300);
         let win = (2300 + WIN_BEYOND_BASE) as i64;
         assert_eq!(t.sums, vec![2400, 2500, win, -WIN_IN_AVERAGE as i64]);
         // Behind, the same for the loser.
         let mut t = Tally::new(3);
-        t.add(&[-2400, WIN - 5, -WIN + 3], -2300);
+        t.add(&[-2400, WIN - 5, -WIN + 3], &[0; 3], -2300);
         assert_eq!(t.sums, vec![-2400, WIN_IN_AVERAGE as i64, -win]);
         // Near level, a won game counts `WIN_IN_AVERAGE`, however far ahead the world.
         let mut t = Tally::new(2);
-        t.add(&[WIN - 5, -WIN + 3], 400);
+        t.add(&[WIN - 5, -WIN + 3], &[0; 2], 400);
         assert_eq!(t.sums, vec![WIN_IN_AVERAGE as i64, -WIN_IN_AVERAGE as i64]);
     }
 
@@ -1259,7 +1288,7 @@ mod tests {
         let mut s = Searcher::new(&stop, Instant::now(), None, u64::MAX);
         s.new_world(&w, &unseen);
         let mut scores = [0; 2];
-        assert!(s.root(&mut w, &[take, back], 2, &mut scores));
+        assert!(s.root(&mut w, &[take, back], 2, &mut scores, &mut [0; 2]));
         scores
     }
 
@@ -1411,6 +1440,33 @@ mod tests {
             let r = go(&view, depth(d), 3);
             assert_eq!(r.best, Some(flag), "depth {d}");
             assert!(r.info.score >= WIN_BOUND);
+        }
+    }
+
+    #[test]
+    fn where_every_move_loses_a_stopper_still_comes() {
+        // Blue's seen Miner on b1 blew the Bomb beside Red's Flag on a1 and takes it next,
+        // whatever Red does: every move loses in every world. Red's Major on f1 is the
+        // nearest piece that would take the Miner; it walks towards it (the enemy may not
+        // know which of Red's pieces is the Flag). Blue's seen Marshal guards Blue's Flag.
+        let view = classic(
+            &[
+                ("a1", "rF"),
+                ("a2", "rB"),
+                ("b1", "b3'!"),
+                ("f1", "r7'"),
+                ("j4", "r4'"),
+                ("i9", "b10'!"),
+                ("j10", "b?"),
+                ("h10", "b?"),
+            ],
+            'r',
+            "r",
+        );
+        for d in 1..=3 {
+            let r = go(&view, depth(d), 3);
+            assert!(r.info.score <= -WIN_BOUND, "depth {d}: {}", r.info.score);
+            assert_eq!(r.best.map(|m| m.to_string()), Some("f1e1".to_string()), "depth {d}");
         }
     }
 
