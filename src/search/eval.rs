@@ -109,6 +109,23 @@ const CHASE_SHIFT: u32 = 6;
 const CHASE_TOP: i32 = 200;
 const CHASE_TOP_REACH: i32 = 12;
 const CHASE_TOP_SHIFT: u32 = 5;
+/// Any enemy piece a side can take without risk draws its nearest taker `FAIR_STEP` a
+/// step within `FAIR_REACH`: a seen piece, the pieces that beat its rank; an unseen piece
+/// that has moved, once the side has a free hunter (a piece that beats every movable rank
+/// the enemy still hides, by counting), those free hunters. A known Miner is worth too
+/// little for the pull above (nothing a step); against the UCC 2012 winner our Lieutenant
+/// shuffled two steps from our Flag for 60 turns while two Miners it beat (one seen) and
+/// a Sergeant, the enemy's last movers, walked to the Bombs around it and took it.
+const FAIR_STEP: i32 = 3;
+/// The race to an enemy Flag the searcher has not seen counts its most dangerous intruder,
+/// a quarter of it (not the sum over intruders). In a sampled world the race is run to the
+/// world's Flag, while an attack on an unseen piece is scored by the belief (its Flag
+/// chance): counted in full, standing next to the world's Flag with four pieces scored
+/// 1,545, so waiting beside a possible Flag beat taking it, and against the UCC 2012 AI
+/// celsius our Miner and General stood next to the enemy's last unmoved pieces for 600
+/// turns, 750 ahead, to a draw at the turn cap.
+const GUESSED_FLAG_SHIFT: u32 = 2;
+const FAIR_REACH: i32 = 10;
 
 /// The value of a piece of `rank` for its owner, given what the enemy has left.
 #[inline]
@@ -283,7 +300,7 @@ thread_local! {
 /// Miner), and our piece able to stop it must by then stand on the entry or beside it
 /// (walks counted exactly, from the kept maps). A stopper behind its own Bombs, or beside
 /// the wrong side of the Flag, is no stopper; who moves next decides a tie.
-fn flag_danger(pos: &Position, color: Color, flag: usize) -> i32 {
+fn flag_danger(pos: &Position, color: Color, flag: usize, guessed: bool) -> i32 {
     let c = color.index();
     let movers = pos.bb[c][1] | pos.bb[c][2];
     let still = pos.bb[c][0] & !movers;
@@ -299,12 +316,12 @@ fn flag_danger(pos: &Position, color: Color, flag: usize) -> i32 {
             }
             s => s.insert(Box::new(EntryMaps::new(pos, color, still, flag))),
         };
-        race(pos, color, movers, maps)
+        race(pos, color, movers, maps, guessed)
     })
 }
 
 /// `flag_danger` with the Flag's maps at hand.
-fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps) -> i32 {
+fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps, guessed: bool) -> i32 {
     const MARSHAL: usize = Rank::Marshal as usize;
     const MINER: usize = Rank::Miner as usize;
     const SPY: usize = Rank::Spy as usize;
@@ -366,11 +383,12 @@ fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps) -> i32 {
         *l = (row[0] & u[0]).max(row[1] & u[1]).max(row[2] & u[2]).max(row[3] & u[3]);
     }
     let their_move = i32::from(pos.side_to_move() != color);
-    let mut danger = 0;
+    let (mut danger, mut top) = (0, 0);
     for &(sq, r, to_flag) in &intruders[..n_in] {
         if to_flag - 1 - their_move >= slowest[r] {
             if let Some(&w) = FLAG_DANGER.get(to_flag as usize) {
                 danger += w;
+                top = top.max(w);
             }
             continue;
         }
@@ -389,16 +407,22 @@ fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps) -> i32 {
             Some((d, gap)) => {
                 if let Some(&w) = RACE_DANGER.get(d as usize) {
                     danger += w + RACE_STEP * gap.min(RACE_GAP);
+                    top = top.max(w + RACE_STEP * gap.min(RACE_GAP));
                 }
             }
             None => {
                 if let Some(&w) = FLAG_DANGER.get(to_flag as usize) {
                     danger += w;
+                    top = top.max(w);
                 }
             }
         }
     }
-    danger
+    if guessed {
+        top >> GUESSED_FLAG_SHIFT
+    } else {
+        danger
+    }
 }
 
 /// For a side ahead on material: how near its nearest piece that could take the enemy
@@ -458,8 +482,37 @@ fn pocket(pos: &Position, color: Color, sq: usize, v: i32) -> i32 {
     POCKET_SHIFT.get(exits).map_or(0, |&k| v >> k)
 }
 
-/// Material and hidden-rank bonus of `color`.
+/// Material and hidden-rank bonus of `color`, and its chase (`evaluate` shares the work).
+#[cfg(test)]
 fn side_score(pos: &Position, color: Color) -> i32 {
+    let (s, _) = side_material(pos, color);
+    s + chase(
+        pos,
+        color,
+        pos.bb[color.index()][1] | pos.bb[color.index()][2],
+        hidden_movers(pos, color.flip()),
+    )
+}
+
+/// The movable ranks of `color`'s pieces the enemy has not seen (bit `Rank as u8`).
+#[cfg(test)]
+fn hidden_movers(pos: &Position, color: Color) -> u16 {
+    let mut hidden: u16 = 0;
+    let mut bits = pos.bb[color.index()][1] | pos.bb[color.index()][2];
+    while bits != 0 {
+        let sq = square_of(bits);
+        bits &= bits - 1;
+        if pos.flags[sq] & REVEALED == 0 {
+            hidden |= 1 << (pos.cells[sq] & RANK_MASK);
+        }
+    }
+    hidden
+}
+
+/// Material and hidden-rank bonus of `color` (all but the chase), and the movable ranks of
+/// `color` the enemy has not seen (bit `Rank as u8`).
+#[inline]
+fn side_material(pos: &Position, color: Color) -> (i32, u16) {
     let c = color.index();
     let counts = &pos.counts[c];
     let mut values = VALUES;
@@ -507,22 +560,63 @@ fn side_score(pos: &Position, color: Color) -> i32 {
     if exposed > 0 && free_hunter(pos, color.flip(), &hidden) {
         s -= exposed * EXPOSED_PERCENT / 100;
     }
-    s + chase(pos, color, movers)
+    let mut mask = 0u16;
+    for (r, &n) in hidden.iter().enumerate() {
+        if n > 0 && Rank::ALL[r].is_movable() {
+            mask |= 1 << r;
+        }
+    }
+    (s, mask)
 }
 
 /// How near `color`'s pieces able to take the enemy's seen movable pieces stand to them
 /// (`CHASE_REACH`, and `CHASE_TOP` for the enemy's top pieces); `movers` are `color`'s
 /// movable pieces.
-fn chase(pos: &Position, color: Color, movers: u128) -> i32 {
+fn chase(pos: &Position, color: Color, movers: u128, hidden: u16) -> i32 {
     let them = color.flip().index();
     let adv = pos.rules.attacker_advantage;
     let spy_lives = pos.counts[them][Rank::Spy.index()] > 0;
+    // Which of our ranks beat every movable rank the enemy hides (`hidden`, by counting).
+    let mut hunters = 0u16;
+    if hidden != 0 {
+        for r in Rank::Spy as u8..=Rank::Marshal as u8 {
+            // The movable ranks `r` beats when it attacks: those below it, its own with the
+            // attacker's advantage, and the Marshal for the Spy.
+            let mut beats = ((1u16 << r) - 1) & !1;
+            if adv {
+                beats |= 1 << r;
+            }
+            if r == Rank::Spy as u8 {
+                beats |= 1 << Rank::Marshal as u8;
+            }
+            if hidden & !beats == 0 && pos.counts[color.index()][r as usize] > 0 {
+                hunters |= 1 << r;
+            }
+        }
+    }
     let mut targets = pos.bb[them][1] | pos.bb[them][2];
     let mut s = 0;
     while targets != 0 {
         let t = square_of(targets);
         targets &= targets - 1;
         if pos.flags[t] & REVEALED == 0 {
+            if hunters == 0 || pos.flags[t] & MOVED == 0 {
+                continue;
+            }
+            // Fair game: the nearest free hunter (not the Spy, nor the Marshal while the
+            // enemy Spy lives).
+            let mut near = FAIR_REACH;
+            let mut ours = movers;
+            while ours != 0 {
+                let sq = square_of(ours);
+                ours &= ours - 1;
+                let r = Piece(pos.cells[sq]).rank();
+                let careful = r == Rank::Spy || (r == Rank::Marshal && spy_lives);
+                if hunters & (1 << r as u8) != 0 && !careful {
+                    near = near.min(dist(sq, t));
+                }
+            }
+            s += FAIR_STEP * (FAIR_REACH - near);
             continue;
         }
         let tr = Piece(pos.cells[t]).rank();
@@ -549,11 +643,12 @@ fn chase(pos: &Position, color: Color, movers: u128) -> i32 {
             }
         }
         let plain = (v >> CHASE_SHIFT) * (CHASE_REACH - beat.min(CHASE_REACH));
+        let fair = FAIR_STEP * (FAIR_REACH - hard.min(FAIR_REACH));
         s += if v >= CHASE_TOP {
             let near = hard.min(trade).min(CHASE_TOP_REACH);
-            plain.max((v >> CHASE_TOP_SHIFT) * (CHASE_TOP_REACH - near))
+            plain.max((v >> CHASE_TOP_SHIFT) * (CHASE_TOP_REACH - near)).max(fair)
         } else {
-            plain
+            plain.max(fair)
         };
     }
     s
@@ -575,15 +670,26 @@ fn free_hunter(pos: &Position, hunter: Color, hidden: &[u8; 12]) -> bool {
 /// The static score of `pos` for the side to move (a draw-ish position is near 0).
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
+    evaluate_guessing(pos, None)
+}
+
+/// `evaluate` for a searcher that does not know where `guessed`'s Flag stands (the enemy
+/// of the side searching, in a sampled world): while that Flag is unseen, its race counts
+/// only its most dangerous intruder, a quarter of it (`GUESSED_FLAG_SHIFT`).
+#[inline]
+pub fn evaluate_guessing(pos: &Position, guessed: Option<Color>) -> i32 {
     let us = pos.side_to_move();
     let them = us.flip();
-    let mut s = side_score(pos, us) - side_score(pos, them);
+    let ((ours, our_hidden), (theirs, their_hidden)) = (side_material(pos, us), side_material(pos, them));
+    let movers = |c: Color| pos.bb[c.index()][1] | pos.bb[c.index()][2];
+    let mut s = ours + chase(pos, us, movers(us), their_hidden) - theirs - chase(pos, them, movers(them), our_hidden);
     let (our_flag, their_flag) = (flag_square(pos, us), flag_square(pos, them));
+    let unseen = |c: Color, f: usize| guessed == Some(c) && pos.flags[f] & REVEALED == 0;
     if let Some(f) = our_flag {
-        s -= flag_danger(pos, us, f);
+        s -= flag_danger(pos, us, f, unseen(us, f));
     }
     if let Some(f) = their_flag {
-        s += flag_danger(pos, them, f);
+        s += flag_danger(pos, them, f, unseen(them, f));
     }
     // The hunt goes to the side ahead (the material and secrecy part of the score).
     if s >= HUNT_LEAD {
@@ -661,9 +767,79 @@ mod tests {
         };
         let walk = |seen: u8, mover: Rank| with(seen, mover, (4, 3)) - with(seen, mover, (1, 1));
         let step = VALUES[Rank::General.index()] >> CHASE_TOP_SHIFT;
-        assert_eq!(walk(REVEALED, Rank::Marshal) - walk(0, Rank::Marshal), 5 * step);
+        // Unseen, the General (Blue's only hidden mover) is fair game for the Marshal that
+        // beats every rank Blue hides: `FAIR_STEP` a step.
+        assert_eq!(
+            walk(REVEALED, Rank::Marshal) - walk(0, Rank::Marshal),
+            5 * step - 5 * FAIR_STEP
+        );
         assert_eq!(walk(REVEALED, Rank::General) - walk(0, Rank::General), 5 * step);
         assert_eq!(walk(REVEALED, Rank::Colonel), walk(0, Rank::Colonel));
+    }
+
+    #[test]
+    fn a_free_hunter_is_drawn_to_unseen_pieces_that_moved() {
+        // Blue's movers: an unseen Miner that has moved on f6, and on j10 an unseen
+        // Sergeant, or General; Red's Captain walks from b2 to e4. While Blue hides only
+        // ranks the Captain beats, the Captain is a free hunter and its walk to the Miner
+        // scores `FAIR_STEP` a step more; with a General hidden it is not. Blue's Flag on
+        // a10 is closed to the Captain by Bombs, and the other piece on j10 stands out of
+        // reach of the Captain.
+        let with = |other: Rank, at: (u8, u8), miner: u8| {
+            evaluate(&board(&[
+                (0, 0, Color::Red, Rank::Flag, 0),
+                (0, 9, Color::Blue, Rank::Flag, 0),
+                (1, 9, Color::Blue, Rank::Bomb, 0),
+                (0, 8, Color::Blue, Rank::Bomb, 0),
+                (5, 5, Color::Blue, Rank::Miner, miner),
+                (9, 9, Color::Blue, other, 0),
+                (at.0, at.1, Color::Red, Rank::Captain, MOVED),
+            ]))
+        };
+        let walk = |other: Rank, miner: u8| with(other, (4, 3), miner) - with(other, (1, 1), miner);
+        // Steps from b2 and from e4 to f6: 8 and 3, both within FAIR_REACH.
+        assert_eq!(walk(Rank::Sergeant, MOVED) - walk(Rank::General, MOVED), 5 * FAIR_STEP);
+        // An unseen piece that never moved may be a Bomb: no pull.
+        assert_eq!(walk(Rank::Sergeant, 0), walk(Rank::General, 0));
+        // A seen Miner draws the pieces that beat it whatever else Blue hides.
+        assert_eq!(
+            walk(Rank::General, MOVED | REVEALED) - walk(Rank::General, MOVED),
+            5 * FAIR_STEP
+        );
+    }
+
+    #[test]
+    fn an_unseen_enemy_flag_counts_its_worst_intruder_a_quarter() {
+        // Blue's unseen Flag on e10 with three Red Captains beside it (d10, f10, e9), or one.
+        let position = |n: usize| {
+            let mut v = vec![
+                (0, 0, Color::Red, Rank::Flag, 0),
+                (4, 9, Color::Blue, Rank::Flag, 0),
+                (9, 6, Color::Blue, Rank::Scout, REVEALED | MOVED),
+            ];
+            for &(f, r) in &[(3, 9), (5, 9), (4, 8)][..n] {
+                v.push((f, r, Color::Red, Rank::Captain, REVEALED | MOVED));
+            }
+            board(&v)
+        };
+        let (three, one) = (position(3), position(1));
+        let flag = Square::new(4, 9).index();
+        let single = flag_danger(&one, Color::Blue, flag, false);
+        assert!(single >= RACE_DANGER[1], "{single}");
+        assert_eq!(flag_danger(&three, Color::Blue, flag, false), 3 * single);
+        assert_eq!(
+            flag_danger(&three, Color::Blue, flag, true),
+            single >> GUESSED_FLAG_SHIFT
+        );
+        // Red to move: a searcher guessing Blue's Flag sees the smaller race; Blue's
+        // searcher, who knows it, and an evaluation without guesses see all of it.
+        let gap = 3 * single - (single >> GUESSED_FLAG_SHIFT);
+        assert_eq!(evaluate(&three) - evaluate_guessing(&three, Some(Color::Blue)), gap);
+        assert_eq!(evaluate(&three), evaluate_guessing(&three, Some(Color::Red)));
+        // Once seen, the Flag is no guess.
+        let mut seen = three.clone();
+        seen.flags[flag] |= REVEALED;
+        assert_eq!(evaluate(&seen), evaluate_guessing(&seen, Some(Color::Blue)));
     }
 
     #[test]
@@ -719,12 +895,13 @@ mod tests {
         let miner = with(Rank::Miner, 4) + VALUES[Rank::Miner.index()] + MINERS_WITH_BOMBS[1] - MINER_WITH_BOMBS;
         let general = with(Rank::General, 4) + VALUES[Rank::General.index()];
         // Material aside (and the hidden bonus, equal in both), the Miner costs a race.
-        let race = general - miner - (MINERS_WITH_BOMBS[1] >> HIDDEN_SHIFT);
+        // (The Captain, five steps from the seen Miner it beats, is drawn to it.)
+        let race = general - miner - (MINERS_WITH_BOMBS[1] >> HIDDEN_SHIFT) + FAIR_STEP * (FAIR_REACH - 5);
         assert!(race >= RACE_DANGER[3], "race {race}");
         // Two steps nearer (still farther than the Miner) is two steps of the race less
-        // (less the two rows the Captain gave up).
+        // (less the two rows the Captain gave up), and two steps nearer the Miner.
         let nearer = with(Rank::Miner, 2) - with(Rank::Miner, 4);
-        assert_eq!(nearer, 2 * RACE_STEP - 2 * ADVANCE);
+        assert_eq!(nearer, 2 * RACE_STEP - 2 * ADVANCE + 2 * FAIR_STEP);
     }
 
     #[test]
@@ -757,7 +934,7 @@ mod tests {
         let blue_to_move = |captain: (u8, u8)| {
             let mut p = position(captain);
             p.side = Color::Blue;
-            flag_danger(&p, Color::Red, Square::new(0, 2).index())
+            flag_danger(&p, Color::Red, Square::new(0, 2).index(), false)
         };
         assert_eq!(blue_to_move((3, 3)), FLAG_DANGER[4]);
         assert_eq!(blue_to_move((4, 3)), RACE_DANGER[4] + RACE_STEP);
@@ -779,7 +956,7 @@ mod tests {
                 (0, 4, Color::Blue, rank, REVEALED),
                 (9, 9, Color::Blue, Rank::Flag, 0),
             ]);
-            flag_danger(&p, Color::Red, Square::new(0, 0).index())
+            flag_danger(&p, Color::Red, Square::new(0, 0).index(), false)
         };
         assert_eq!(with(Rank::Lieutenant), 0);
         // Four steps to a2 (a4, a3, a2 and the Flag: the Bomb on a3 is one of them).
@@ -841,13 +1018,15 @@ mod tests {
         assert_eq!(beside_exit(Rank::Marshal), general >> 2);
         assert_eq!(beside_exit(Rank::Colonel), general >> 3);
         // Blue's pieces once seen are no wall: the pocket's cost leaves the score, as do
-        // the hidden-rank bonuses of the two Bombs and the Sergeant.
+        // the hidden-rank bonuses of the two Bombs and the Sergeant; and the seen Sergeant
+        // draws the General beside it.
         let mut seen = open.clone();
         for sq in [Square::new(3, 8), Square::new(5, 8), Square::new(4, 9)] {
             seen.flags[sq.index()] |= REVEALED;
         }
         let bonuses = 2 * (VALUES[Rank::Bomb.index()] >> 3) + (VALUES[Rank::Sergeant.index()] >> 3);
-        assert_eq!(evaluate(&seen) - evaluate(&open), (general >> 3) + bonuses);
+        let drawn = FAIR_STEP * (FAIR_REACH - 1);
+        assert_eq!(evaluate(&seen) - evaluate(&open), (general >> 3) + bonuses + drawn);
         assert_eq!(pocket(&seen, Color::Red, Square::new(4, 8).index(), general), 0);
     }
 
@@ -860,12 +1039,13 @@ mod tests {
             let mut v = vec![
                 (0, 0, Color::Red, Rank::Flag, 0),
                 (1, 0, Color::Red, Rank::Marshal, marshal_flags),
-                (5, 2, Color::Red, Rank::Captain, MOVED),
-                (7, 2, Color::Red, Rank::Major, MOVED),
+                (2, 2, Color::Red, Rank::Captain, MOVED),
+                (4, 2, Color::Red, Rank::Major, MOVED),
                 (9, 9, Color::Blue, Rank::Flag, 0),
             ];
             if hunter {
-                // Out of the chase's reach of Red's Marshal.
+                // Out of the chase's reach of Red's Marshal, and Red's moved pieces out of
+                // its own (a free hunter once Red's Marshal is seen).
                 v.push((8, 9, Color::Blue, Rank::Marshal, 0));
             }
             evaluate(&board(&v))

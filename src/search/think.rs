@@ -13,7 +13,7 @@
 //! score more (`STALE_FROM`), and a root move costs for every time the placement it makes
 //! stood before (`REPEAT_STEP`).
 
-use super::eval::{evaluate, piece_value, VALUES, WIN, WIN_BOUND};
+use super::eval::{evaluate_guessing, piece_value, VALUES, WIN, WIN_BOUND};
 use crate::belief::Belief;
 use crate::rules::piece::{resolve_combat, Piece, EMPTY, NUM_RANKS, RANK_MASK};
 use crate::rules::position::{MOVED, REVEALED};
@@ -135,8 +135,14 @@ const REPEAT_STEP: i32 = 15;
 const REPEAT_CAP: i32 = 120;
 /// The plies looked back on for repeated placements.
 const REPEAT_WINDOW: usize = 200;
-/// The range of each part of a `loss_key`.
-const LOSS_PLY_SPAN: i32 = 2_048;
+/// The range of the static part of a `loss_key`, and the shifts that keep its parts
+/// apart in a sum over up to 512 worlds (2^9): the static part (at most 2^10 a world)
+/// under the ply part, the ply part (less than 2^11 a world, shifted by 20) under one
+/// world without a loss (`NO_LOSS_KEY`).
+const LOSS_STATIC_SPAN: i32 = 1_024;
+const LOSS_PLY_SHIFT: u32 = 20;
+const LOSS_PLY_MAX: i64 = 2_047;
+const NO_LOSS_KEY: i64 = 1 << 41;
 /// Piece identities (`Position::ids`) range below this.
 const IDS: usize = 128;
 /// How far below a world's best root move a move's score still needs to be exact.
@@ -356,7 +362,7 @@ impl<'a> Searcher<'a> {
         // Only wins are clamped: a loss in one outcome is a loss (clamped, it would let
         // any chance node hide a forced loss found elsewhere in the tree).
         self.chance_lo = -WIN;
-        self.world_eval = evaluate(world);
+        self.world_eval = evaluate_guessing(world, Some(self.us.flip()));
         self.chance_hi = self.world_eval.max(0) + WIN_IN_CHANCE;
         let ramp = world.quiet_plies().saturating_sub(STALE_FROM).min(STALE_SPAN) as i32;
         self.stale = ramp * (STALE_BASE + self.world_eval.max(0) / 4).min(STALE_CAP) / STALE_SPAN as i32;
@@ -433,7 +439,10 @@ impl<'a> Searcher<'a> {
             } else {
                 0
             };
-            (p.min(1.0), evaluate(pos) + piece_value(pos, us, Rank::Marshal) + theirs)
+            (
+                p.min(1.0),
+                self.evaluate(pos) + piece_value(pos, us, Rank::Marshal) + theirs,
+            )
         })
     }
 
@@ -579,10 +588,17 @@ impl<'a> Searcher<'a> {
         attack_gain(pos, m).is_some_and(|g| g >= 0)
     }
 
+    /// The static score of `pos` for the side to move, for a searcher that does not know
+    /// where the enemy's Flag stands.
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        evaluate_guessing(pos, Some(self.us.flip()))
+    }
+
     /// The static score of `pos` for the side to move, with the worth of progress.
     #[inline]
     fn eval(&self, pos: &Position) -> i32 {
-        let s = evaluate(pos);
+        let s = self.evaluate(pos);
         if self.progress == 0 {
             s
         } else if pos.side == self.us {
@@ -760,7 +776,7 @@ impl<'a> Searcher<'a> {
 
     /// Exact scores of every root move in `world` at `depth`, and their `loss_key`s;
     /// `false` if aborted.
-    fn root(&mut self, world: &mut Position, root: &[Move], depth: u32, scores: &mut [i32], keys: &mut [i32]) -> bool {
+    fn root(&mut self, world: &mut Position, root: &[Move], depth: u32, scores: &mut [i32], keys: &mut [i64]) -> bool {
         if !self.count_node() {
             return false;
         }
@@ -776,11 +792,11 @@ impl<'a> Searcher<'a> {
             scores[i] = s;
             keys[i] = if s <= -WIN_BOUND {
                 world.make(m);
-                let after = -evaluate(world);
+                let after = -self.evaluate(world);
                 world.unmake();
                 loss_key(s, after)
             } else {
-                0
+                NO_LOSS_KEY
             };
             best = best.max(s);
         }
@@ -789,14 +805,18 @@ impl<'a> Searcher<'a> {
 }
 
 /// How a root move that loses the game in a world (`score`) compares with other losing ones
-/// there: the later loss, then the better static score just after the move (`after`).
+/// there: the later loss, then the better static score just after the move (`after`); a
+/// move that does not lose there has `NO_LOSS_KEY`, more than any sum of losses.
 /// Every loss counts the same in the average over worlds; where every move loses in every
 /// world (a seen enemy Miner beside our Flag: in each world the enemy knows which piece it
 /// is), the first move in order was played, and against the UCC 2012 winner our Major
-/// walked away from such a Miner, which stood there 33 turns not knowing our Flag.
-fn loss_key(score: i32, after: i32) -> i32 {
-    let ply = (WIN + score).clamp(0, LOSS_PLY_SPAN - 1);
-    ply * LOSS_PLY_SPAN + after.clamp(-LOSS_PLY_SPAN / 2, LOSS_PLY_SPAN / 2 - 1)
+/// walked away from such a Miner, which stood there 33 turns not knowing our Flag. Where a
+/// loss ties a clamped score that is no loss, the one that may not lose comes first: with
+/// 0 for no loss, a sure loss was preferred to a likely one (a Miner beside a likely Flag
+/// in duel stood there 190 plies).
+fn loss_key(score: i32, after: i32) -> i64 {
+    let ply = ((WIN + score) as i64).clamp(0, LOSS_PLY_MAX);
+    (ply << LOSS_PLY_SHIFT) + after.clamp(-LOSS_STATIC_SPAN, LOSS_STATIC_SPAN - 1) as i64
 }
 
 /// What root move `m` costs for the placements it repeats (`REPEAT_STEP`).
@@ -991,11 +1011,25 @@ fn search(
 /// `BOMB_SLOPE`, `BOMB_SHIFT`).
 fn chance_weights(p: [f64; NUM_RANKS]) -> [f32; NUM_RANKS] {
     let mut p = p;
-    let b = Rank::Bomb.index();
-    let (pb, rest) = (p[b], 1.0 - p[b]);
-    if pb > 0.0 && rest > 0.0 {
-        let sharp = (1.0 / (1.0 + (-(BOMB_SLOPE * (pb / rest).ln() + BOMB_SHIFT)).exp())).max(pb);
-        p.iter_mut().for_each(|x| *x *= (1.0 - sharp) / rest);
+    let (b, f) = (Rank::Bomb.index(), Rank::Flag.index());
+    let (pb, pf) = (p[b], p[f]);
+    // The raised Bomb chance is taken from the movable ranks only: the Flag keeps its
+    // chance (and `FLAG_TRUST`). Taken from the Flag too, a piece that can only be a Bomb
+    // or the Flag (late in a game) went from 27% Flag to 0.3%, and against the UCC 2012 AI
+    // celsius our Miner stood next to such pieces for 600 turns, 750 ahead, to a draw: in
+    // the worlds where the piece beside it was the Flag, waiting kept the race to it won,
+    // while the attack was scored by the belief.
+    let rest = 1.0 - pb - pf;
+    if pb > 0.0 && rest > 1e-9 {
+        let sharp = (1.0 / (1.0 + (-(BOMB_SLOPE * (pb / (1.0 - pb)).ln() + BOMB_SHIFT)).exp()))
+            .max(pb)
+            .min(pb + rest);
+        let scale = (rest - (sharp - pb)) / rest;
+        for (r, x) in p.iter_mut().enumerate() {
+            if r != b && r != f {
+                *x *= scale;
+            }
+        }
         p[b] = sharp;
     }
     let mut w = p.map(|x| x as f32);
@@ -1056,12 +1090,12 @@ impl Tally {
     /// Adds one world's root scores. A won or lost game counts `WIN_IN_AVERAGE`, or
     /// `WIN_BEYOND_BASE` beyond the world's static score `base` when that is more (so that
     /// far ahead, a win still beats every other score); every other score counts as it is.
-    fn add(&mut self, scores: &[i32], keys: &[i32], base: i32) {
+    fn add(&mut self, scores: &[i32], keys: &[i64], base: i32) {
         let lo = (-WIN_IN_AVERAGE).min(base - WIN_BEYOND_BASE);
         let hi = WIN_IN_AVERAGE.max(base + WIN_BEYOND_BASE);
         for (i, &sc) in scores.iter().enumerate() {
             self.sums[i] += sc.clamp(lo, hi) as i64;
-            self.keys[i] += keys[i] as i64;
+            self.keys[i] += keys[i];
             self.lo[i] = self.lo[i].min(sc);
             self.hi[i] = self.hi[i].max(sc);
         }
@@ -1099,7 +1133,7 @@ impl Searcher<'_> {
     ) -> Option<Tally> {
         let mut t = Tally::new(root.len());
         let mut scores = vec![0i32; root.len()];
-        let mut keys = vec![0i32; root.len()];
+        let mut keys = vec![0i64; root.len()];
         for w in worlds.iter_mut() {
             self.new_world(w, unseen);
             if !self.root(w, root, depth, &mut scores, &mut keys) {
@@ -1406,12 +1440,20 @@ mod tests {
         assert!((with(0.15)[b] - 0.15).abs() < 1e-6, "{:?}", with(0.15));
         assert!((with(0.25)[b] - 0.29).abs() < 0.02, "{:?}", with(0.25));
         assert!((with(0.35)[b] - 0.63).abs() < 0.02, "{:?}", with(0.35));
-        // The other ranks keep their proportions and fill the rest; the Flag is then trusted
-        // at `FLAG_TRUST`.
+        // The raise comes from the movable ranks: the Flag keeps its chance, then trusted at
+        // `FLAG_TRUST`; the movable ranks fill the rest.
         let w = with(0.35);
         let (f, s) = (w[Rank::Flag.index()], w[Rank::Sergeant.index()]);
+        assert!((f - 0.325 * FLAG_TRUST).abs() < 1e-4, "{w:?}");
+        assert!((w[b] + s + 0.325 - 1.0).abs() < 1e-4, "{w:?}");
+        // A piece that can only be a Bomb or the Flag keeps its chances: nothing to raise
+        // them from.
+        let mut p = [0.0; NUM_RANKS];
+        p[Rank::Bomb.index()] = 0.73;
+        p[Rank::Flag.index()] = 0.27;
+        let w = chance_weights(p);
         assert!(
-            (f / s - FLAG_TRUST).abs() < 1e-4 && (w[b] + s * 2.0 - 1.0).abs() < 1e-4,
+            (w[b] - 0.73).abs() < 1e-6 && (w[Rank::Flag.index()] - 0.27 * FLAG_TRUST).abs() < 1e-6,
             "{w:?}"
         );
         // No Bomb chance, nothing to sharpen (a piece that has moved).
@@ -1467,6 +1509,66 @@ mod tests {
             let r = go(&view, depth(d), 3);
             assert!(r.info.score <= -WIN_BOUND, "depth {d}: {}", r.info.score);
             assert_eq!(r.best.map(|m| m.to_string()), Some("f1e1".to_string()), "depth {d}");
+        }
+    }
+
+    #[test]
+    fn a_move_that_may_not_lose_outranks_a_sure_loss_in_a_tie() {
+        // Two worlds, two root moves. Move 0 loses in the first world and is far behind
+        // but alive in the second; move 1 loses in both, the second time later. Clamped,
+        // both sum to two losses: the tie goes to the move that does not lose everywhere.
+        // Among losses, the later one, then the better score after the move.
+        let key = |s: i32, after: i32| {
+            if s <= -WIN_BOUND {
+                loss_key(s, after)
+            } else {
+                NO_LOSS_KEY
+            }
+        };
+        let mut t = Tally::new(2);
+        t.add(&[-WIN + 3, -WIN + 3], &[key(-WIN + 3, -50), key(-WIN + 3, -50)], 0);
+        t.add(&[-2_600, -WIN + 9], &[key(-2_600, -900), key(-WIN + 9, 400)], 0);
+        assert_eq!(t.sums[0], t.sums[1]);
+        assert!(t.keys[0] > t.keys[1]);
+        // Summed over 512 worlds, one ply later in one world outweighs the best score after
+        // the move in all of them against the worst.
+        let a = 511 * loss_key(-WIN + 3, -5_000) + loss_key(-WIN + 4, -5_000);
+        let b = 512 * loss_key(-WIN + 3, 5_000);
+        assert!(a > b);
+        assert!(loss_key(-WIN + 5, 0) > loss_key(-WIN + 5, -1));
+    }
+
+    #[test]
+    fn a_miner_takes_the_last_unmoved_pieces_rather_than_wait_beside_them() {
+        // Blue has only a seen Scout, and its Flag and three Bombs, unmoved and unseen on
+        // f10, i10, j10 and j9. Red's seen Miner stands beside f10, its seen General beside i10 and j9 and
+        // its Colonel beside j10's other Bomb. Waiting beside them wins nothing: the Miner
+        // takes f10 (a Bomb or the Flag, both its own).
+        let view = classic_at(
+            &[
+                ("f10", "b?"),
+                ("i10", "b?"),
+                ("j10", "b?"),
+                ("j9", "b?"),
+                ("e10", "r3'!"),
+                ("i9", "r9'!"),
+                ("h10", "r8'!"),
+                ("a1", "rF"),
+                ("a2", "rB"),
+                ("b1", "rB"),
+                ("e5", "b2'!"),
+            ],
+            'r',
+            "r",
+            "60 0 S222222223333444455556666777M8BBBB/S222222233333444455556666777889MBBB",
+        );
+        for d in 1..=3 {
+            let r = go(&view, depth(d), 3);
+            let m = r.best.expect("a move").to_string();
+            assert!(
+                ["e10f10", "i9i10", "i9j9", "h10i10"].contains(&m.as_str()),
+                "depth {d}: {m}"
+            );
         }
     }
 
