@@ -117,6 +117,7 @@ const CHASE_TOP_SHIFT: u32 = 5;
 /// shuffled two steps from our Flag for 60 turns while two Miners it beat (one seen) and
 /// a Sergeant, the enemy's last movers, walked to the Bombs around it and took it.
 const FAIR_STEP: i32 = 3;
+const FAIR_REACH: i32 = 10;
 /// The race to an enemy Flag the searcher has not seen counts its most dangerous intruder,
 /// a quarter of it (not the sum over intruders). In a sampled world the race is run to the
 /// world's Flag, while an attack on an unseen piece is scored by the belief (its Flag
@@ -125,7 +126,6 @@ const FAIR_STEP: i32 = 3;
 /// celsius our Miner and General stood next to the enemy's last unmoved pieces for 600
 /// turns, 750 ahead, to a draw at the turn cap.
 const GUESSED_FLAG_SHIFT: u32 = 2;
-const FAIR_REACH: i32 = 10;
 
 /// The value of a piece of `rank` for its owner, given what the enemy has left.
 #[inline]
@@ -385,38 +385,27 @@ fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps, guessed: b
     let their_move = i32::from(pos.side_to_move() != color);
     let (mut danger, mut top) = (0, 0);
     for &(sq, r, to_flag) in &intruders[..n_in] {
-        if to_flag - 1 - their_move >= slowest[r] {
-            if let Some(&w) = FLAG_DANGER.get(to_flag as usize) {
-                danger += w;
-                top = top.max(w);
-            }
-            continue;
-        }
-        // The nearest entry where the piece wins the race (by most), else its nearest.
+        // The nearest entry where the piece wins the race (by most), if it can win one.
         let mut race: Option<(i32, i32)> = None;
-        for (k, &stopper) in near[r].iter().enumerate() {
-            let Some(d) = maps.take(sq, k, r == MINER) else {
-                continue;
-            };
-            let gap = stopper - (d - 1 - their_move);
-            if gap > 0 && race.is_none_or(|(rd, rg)| d < rd || (d == rd && gap > rg)) {
-                race = Some((d, gap));
-            }
-        }
-        match race {
-            Some((d, gap)) => {
-                if let Some(&w) = RACE_DANGER.get(d as usize) {
-                    danger += w + RACE_STEP * gap.min(RACE_GAP);
-                    top = top.max(w + RACE_STEP * gap.min(RACE_GAP));
-                }
-            }
-            None => {
-                if let Some(&w) = FLAG_DANGER.get(to_flag as usize) {
-                    danger += w;
-                    top = top.max(w);
+        if to_flag - 1 - their_move < slowest[r] {
+            for (k, &stopper) in near[r].iter().enumerate() {
+                let Some(d) = maps.take(sq, k, r == MINER) else {
+                    continue;
+                };
+                let gap = stopper - (d - 1 - their_move);
+                if gap > 0 && race.is_none_or(|(rd, rg)| d < rd || (d == rd && gap > rg)) {
+                    race = Some((d, gap));
                 }
             }
         }
+        let w = match race {
+            Some((d, gap)) => RACE_DANGER
+                .get(d as usize)
+                .map_or(0, |&w| w + RACE_STEP * gap.min(RACE_GAP)),
+            None => FLAG_DANGER.get(to_flag as usize).copied().unwrap_or(0),
+        };
+        danger += w;
+        top = top.max(w);
     }
     if guessed {
         top >> GUESSED_FLAG_SHIFT
@@ -485,28 +474,8 @@ fn pocket(pos: &Position, color: Color, sq: usize, v: i32) -> i32 {
 /// Material and hidden-rank bonus of `color`, and its chase (`evaluate` shares the work).
 #[cfg(test)]
 fn side_score(pos: &Position, color: Color) -> i32 {
-    let (s, _) = side_material(pos, color);
-    s + chase(
-        pos,
-        color,
-        pos.bb[color.index()][1] | pos.bb[color.index()][2],
-        hidden_movers(pos, color.flip()),
-    )
-}
-
-/// The movable ranks of `color`'s pieces the enemy has not seen (bit `Rank as u8`).
-#[cfg(test)]
-fn hidden_movers(pos: &Position, color: Color) -> u16 {
-    let mut hidden: u16 = 0;
-    let mut bits = pos.bb[color.index()][1] | pos.bb[color.index()][2];
-    while bits != 0 {
-        let sq = square_of(bits);
-        bits &= bits - 1;
-        if pos.flags[sq] & REVEALED == 0 {
-            hidden |= 1 << (pos.cells[sq] & RANK_MASK);
-        }
-    }
-    hidden
+    let movers = pos.bb[color.index()][1] | pos.bb[color.index()][2];
+    side_material(pos, color).0 + chase(pos, color, movers, side_material(pos, color.flip()).1)
 }
 
 /// Material and hidden-rank bonus of `color` (all but the chase), and the movable ranks of
@@ -532,8 +501,8 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
     let mut bits = pos.bb[c][0];
     let movers = pos.bb[c][1] | pos.bb[c][2];
     let top = pos.variant.ranks as i32 - 1;
-    // Unseen pieces by rank, and the value of those that have moved (no Bomb, no Flag).
-    let mut hidden = [0u8; 12];
+    // The movable ranks unseen, and the value of the unseen pieces that have moved.
+    let mut hidden = 0u16;
     let mut exposed = 0;
     while bits != 0 {
         let sq = square_of(bits);
@@ -542,7 +511,9 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
         let r = (pos.cells[sq] & RANK_MASK) as usize;
         if pos.flags[sq] & REVEALED == 0 {
             s += values[r] >> HIDDEN_SHIFT;
-            hidden[r] += 1;
+            if movers & b != 0 {
+                hidden |= 1 << r;
+            }
             if pos.flags[sq] & MOVED != 0 {
                 exposed += values[r];
             }
@@ -557,16 +528,10 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
             }
         }
     }
-    if exposed > 0 && free_hunter(pos, color.flip(), &hidden) {
+    if exposed > 0 && hunter_ranks(pos, color.flip(), hidden) != 0 {
         s -= exposed * EXPOSED_PERCENT / 100;
     }
-    let mut mask = 0u16;
-    for (r, &n) in hidden.iter().enumerate() {
-        if n > 0 && Rank::ALL[r].is_movable() {
-            mask |= 1 << r;
-        }
-    }
-    (s, mask)
+    (s, hidden)
 }
 
 /// How near `color`'s pieces able to take the enemy's seen movable pieces stand to them
@@ -576,21 +541,23 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16) -> i32 {
     let them = color.flip().index();
     let adv = pos.rules.attacker_advantage;
     let spy_lives = pos.counts[them][Rank::Spy.index()] > 0;
-    // Which of our ranks beat every movable rank the enemy hides (`hidden`, by counting).
-    let mut hunters = 0u16;
-    if hidden != 0 {
-        for r in Rank::Spy as u8..=Rank::Marshal as u8 {
-            // The movable ranks `r` beats when it attacks: those below it, its own with the
-            // attacker's advantage, and the Marshal for the Spy.
-            let mut beats = ((1u16 << r) - 1) & !1;
-            if adv {
-                beats |= 1 << r;
-            }
-            if r == Rank::Spy as u8 {
-                beats |= 1 << Rank::Marshal as u8;
-            }
-            if hidden & !beats == 0 && pos.counts[color.index()][r as usize] > 0 {
-                hunters |= 1 << r;
+    // Our free hunters, those drawn to unseen pieces (not the Spy, nor the Marshal while
+    // the enemy Spy lives): their squares.
+    let hunters = if hidden == 0 {
+        0
+    } else {
+        hunter_ranks(pos, color, hidden)
+    };
+    let mut hunting = 0u128;
+    if hunters != 0 {
+        let mut ours = movers;
+        while ours != 0 {
+            let sq = square_of(ours);
+            ours &= ours - 1;
+            let r = Piece(pos.cells[sq]).rank();
+            let careful = r == Rank::Spy || (r == Rank::Marshal && spy_lives);
+            if hunters & (1 << r as u8) != 0 && !careful {
+                hunting |= bit(sq);
             }
         }
     }
@@ -600,21 +567,15 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16) -> i32 {
         let t = square_of(targets);
         targets &= targets - 1;
         if pos.flags[t] & REVEALED == 0 {
-            if hunters == 0 || pos.flags[t] & MOVED == 0 {
+            if pos.flags[t] & MOVED == 0 {
                 continue;
             }
-            // Fair game: the nearest free hunter (not the Spy, nor the Marshal while the
-            // enemy Spy lives).
+            // Fair game: the nearest free hunter.
             let mut near = FAIR_REACH;
-            let mut ours = movers;
-            while ours != 0 {
-                let sq = square_of(ours);
-                ours &= ours - 1;
-                let r = Piece(pos.cells[sq]).rank();
-                let careful = r == Rank::Spy || (r == Rank::Marshal && spy_lives);
-                if hunters & (1 << r as u8) != 0 && !careful {
-                    near = near.min(dist(sq, t));
-                }
+            let mut h = hunting;
+            while h != 0 {
+                near = near.min(dist(square_of(h), t));
+                h &= h - 1;
             }
             s += FAIR_STEP * (FAIR_REACH - near);
             continue;
@@ -654,16 +615,40 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16) -> i32 {
     s
 }
 
-/// Does `hunter` have a movable piece that takes every rank the other side still has
-/// unseen (by counting, an unseen piece that has moved is one of those, and no Bomb)?
-/// Then every moved piece of the other side's that has not been seen is fair game.
-fn free_hunter(pos: &Position, hunter: Color, hidden: &[u8; 12]) -> bool {
-    let adv = pos.rules.attacker_advantage;
-    Rank::ALL.iter().filter(|r| r.is_movable()).any(|&r| {
-        pos.count(hunter, r) > 0
-            && Rank::ALL.iter().all(|&q| {
-                !q.is_movable() || hidden[q.index()] == 0 || resolve_combat(r, q, adv) == Combat::AttackerWins
-            })
+/// The ranks of `hunter`'s movable pieces that take every movable rank the other side
+/// still has unseen (`hidden`, bit `Rank as u8`; by counting, an unseen piece that has
+/// moved is one of those, and no Bomb): free hunters, for which every moved piece of the
+/// other side's that has not been seen is fair game.
+fn hunter_ranks(pos: &Position, hunter: Color, hidden: u16) -> u16 {
+    let beats = &beats_table()[usize::from(pos.rules.attacker_advantage)];
+    let mut out = 0;
+    for r in Rank::ALL
+        .into_iter()
+        .filter(|r| r.is_movable() && pos.count(hunter, *r) > 0)
+    {
+        if hidden & !beats[r.index()] == 0 {
+            out |= 1 << r as u8;
+        }
+    }
+    out
+}
+
+/// Per attacker's advantage (0 without, 1 with) and attacking rank, the ranks it beats
+/// (bit `Rank as u8`), from `resolve_combat`.
+fn beats_table() -> &'static [[u16; 12]; 2] {
+    static TABLE: std::sync::OnceLock<[[u16; 12]; 2]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0u16; 12]; 2];
+        for (adv, row) in t.iter_mut().enumerate() {
+            for r in Rank::ALL {
+                for q in Rank::ALL {
+                    if resolve_combat(r, q, adv == 1) == Combat::AttackerWins {
+                        row[r.index()] |= 1 << q as u8;
+                    }
+                }
+            }
+        }
+        t
     })
 }
 
