@@ -1,6 +1,6 @@
 """Benchmark: Marshal against a random-move agent in TextArena's Stratego environments.
 
-    python gui-adapters/textarena/bench.py [--games 40] [--v1-games 20] [--movetime 50]
+    python gui-adapters/textarena/bench.py [--games 40] [--v1-games 20] [--movetime 50] [--nodes N]
 
 plays `--games` games of Stratego-v0 (and `--v1-games` of Stratego-v1 when the installed
 textarena has it), Marshal alternately player 0 and player 1, the adapter's board checked
@@ -24,6 +24,8 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--v1-games", type=int, default=20)
     ap.add_argument("--movetime", type=int, default=50)
+    ap.add_argument("--nodes", type=int, default=None,
+                    help="search this many nodes a move instead of --movetime (games then repeat)")
     ap.add_argument("--first-seed", type=int, default=1000)
     ap.add_argument("--jobs", type=int, default=1, help="games played at once (worker processes)")
     args = ap.parse_args()
@@ -46,7 +48,7 @@ def main() -> int:
     for env_id, games in plan:
         t0 = time.time()
         results = play_series(env_id, games, args.movetime, path=path, first_seed=args.first_seed,
-                              jobs=args.jobs)
+                              jobs=args.jobs, nodes=args.nodes)
         for r in results:
             print(f"{env_id} seed {r.seed} player {r.marshal_player}: {r.outcome} after {r.turns} "
                   f"turns ({r.reason})", file=sys.stderr)

@@ -122,18 +122,23 @@ class MarshalAgent:
     `path`: the `marshal` binary (else `MARSHAL_BIN`, else `marshal` on `PATH`);
     `movetime_ms`: time per move; `version`: `"v0"` (answers `[D4 E4]`) or `"v1"`
     (answers `D4 E4`, keeps clear of v1's back-and-forth limit, draws at 1000 turns);
-    `seed`: the engine's `Seed` (each game adds its number, so games differ but repeat).
+    `seed`: the engine's `Seed` (each game adds its number, so games differ but repeat);
+    `nodes`: search this many nodes a move (`go nodes`) instead of a time, so that a game
+    repeats move for move on any machine (`movetime_ms` is then unused).
     One instance plays any number of games, one after the other: a new game is seen by
     its observation and gets a fresh engine."""
 
     def __init__(self, path: Optional[str] = None, movetime_ms: int = 50, version: str = "v0",
-                 seed: int = 1, name: str = "Marshal"):
+                 seed: int = 1, name: str = "Marshal", nodes: Optional[int] = None):
         if version not in ("v0", "v1"):
             raise ValueError(f"version must be 'v0' or 'v1', not {version!r}")
         self.path = find_marshal(path)
         self.movetime_ms = movetime_ms
         self.version = version
         self.seed = seed
+        if nodes is not None and (not isinstance(nodes, int) or nodes < 1):
+            raise ValueError(f"nodes must be a positive whole number, not {nodes!r}")
+        self.nodes = nodes
         self.name = name
         self.games = 0
         self.engine: Optional[Engine] = None
@@ -284,7 +289,7 @@ class MarshalAgent:
         colour = COLOUR_OF_PLAYER[self.me]
         position = f"position {colour}" + (" moves " + " ".join(self.moves) if self.moves else "")
         self.engine.send(position, where)
-        go = f"go movetime {self.movetime_ms}"
+        go = f"go nodes {self.nodes}" if self.nodes else f"go movetime {self.movetime_ms}"
         forbidden = self._forbidden()
         if forbidden:
             if available is None:
@@ -294,7 +299,8 @@ class MarshalAgent:
                 raise AdapterError(f"{where}: every available move is forbidden by the back-and-forth limit")
             go += " searchmoves " + " ".join(allowed)
         self.engine.send(go, where)
-        line = self.engine.read_until("bestmove", where, go, self.movetime_ms / 1000 + 30)
+        budget = self.nodes / 100_000 if self.nodes else self.movetime_ms / 1000
+        line = self.engine.read_until("bestmove", where, go, budget + 30)
         move = line.split()[1] if len(line.split()) == 2 else ""
         if move in ("none", "0000", ""):
             raise AdapterError(f"{where}: the engine has no move ({line!r}) but TextArena asks for one")

@@ -45,6 +45,7 @@ class GameResult:
     random_invalid: int = 0
     board_checks: int = 0
     mismatches: List[str] = field(default_factory=list)
+    moves: List[str] = field(default_factory=list)  # every action sent, both players', in turn
 
 
 def _raw_env(env):
@@ -119,6 +120,7 @@ def play_game(env_id: str, seed: int, marshal_player: int, agent: MarshalAgent,
                     result.mismatches.append(f"turn {result.turns + 1}: " + "; ".join(diff[:5]))
         else:
             action = opponent(obs)
+        result.moves.append(action)
         m = _ITEM.search(action.upper())
         before = [[raw.board[r][c] for c in range(10)] for r in range(10)]
         done, _ = env.step(action=action)
@@ -154,22 +156,24 @@ def play_game(env_id: str, seed: int, marshal_player: int, agent: MarshalAgent,
 
 
 def _series_game(env_id: str, k: int, movetime_ms: int, path: Optional[str], first_seed: int,
-                 check: bool) -> GameResult:
+                 check: bool, nodes: Optional[int] = None) -> GameResult:
     """Game `k` of a series: seed `first_seed + k`, Marshal player `k % 2`."""
     version = "v1" if env_id.startswith("Stratego-v1") else "v0"
     seed = first_seed + k
-    agent = MarshalAgent(path=path, movetime_ms=movetime_ms, version=version, seed=seed)
+    agent = MarshalAgent(path=path, movetime_ms=movetime_ms, version=version, seed=seed, nodes=nodes)
     return play_game(env_id, seed, k % 2, agent, check=check)
 
 
 def play_games(games: List[tuple], movetime_ms: int, path: Optional[str] = None,
-               first_seed: int = 1, check: bool = True, jobs: int = 1) -> List[GameResult]:
-    """The games `(env_id, k)`: seed `first_seed + k`, Marshal player `k % 2`.
+               first_seed: int = 1, check: bool = True, jobs: int = 1,
+               nodes: Optional[int] = None) -> List[GameResult]:
+    """The games `(env_id, k)`: seed `first_seed + k`, Marshal player `k % 2`; `nodes`, if
+    given, replaces `movetime_ms` (see `MarshalAgent`).
 
     With `jobs` > 1 the games run in that many worker processes (not threads: the
     environment seeds and draws from Python's global `random` when it places the armies);
     the results come back in the order asked either way."""
-    args = [(env_id, k, movetime_ms, path, first_seed, check) for env_id, k in games]
+    args = [(env_id, k, movetime_ms, path, first_seed, check, nodes) for env_id, k in games]
     if jobs <= 1 or len(args) <= 1:
         return [_series_game(*a) for a in args]
     from concurrent.futures import ProcessPoolExecutor
@@ -178,7 +182,9 @@ def play_games(games: List[tuple], movetime_ms: int, path: Optional[str] = None,
 
 
 def play_series(env_id: str, games: int, movetime_ms: int, path: Optional[str] = None,
-                first_seed: int = 1, check: bool = True, jobs: int = 1) -> List[GameResult]:
+                first_seed: int = 1, check: bool = True, jobs: int = 1,
+                nodes: Optional[int] = None) -> List[GameResult]:
     """`games` games, Marshal alternately player 0 and player 1, seeds from `first_seed`
-    (`jobs` as in `play_games`)."""
-    return play_games([(env_id, k) for k in range(games)], movetime_ms, path, first_seed, check, jobs)
+    (`jobs` and `nodes` as in `play_games`)."""
+    return play_games([(env_id, k) for k in range(games)], movetime_ms, path, first_seed, check, jobs,
+                      nodes)
