@@ -184,3 +184,27 @@ fn compare_human_uses_the_built_in_setups() {
     assert_eq!(code, 2);
     assert!(err.contains("cannot read /nonexistent/h.txt"), "{err}");
 }
+
+/// A sparse army's Flag that a Scout reaches in two moves (down an empty file, then along
+/// an empty row to it) fails `T1 flag-scout`; a walled corner passes; generated ones pass.
+#[test]
+fn flag_scout_in_sparse_armies() {
+    let v = Variant::parse("barrage").unwrap();
+    let scout = |s: &str| {
+        let s = Setup::parse(s, &v).unwrap();
+        explain(&s).into_iter().find(|c| c.name == "T1 flag-scout").unwrap()
+    };
+    // Lost at ply 4 against builtin:greedy: a Scout went down the a-file, then along the
+    // back row to f1 (the b-file has our Miner, the c-, d- and g-files end in lakes).
+    let lost = scout(".....F..9./.....B.S../........../.3..M2...2");
+    assert!(!lost.pass && lost.value == 1.0, "{lost:?}");
+    // Without the Miner on b4, b1 is a route too.
+    assert_eq!(scout(".....F..9./.....B.S../........../....M2..32").value, 2.0);
+    // The back row closed on both sides of the Flag: no route.
+    assert!(scout("....3F2.9./.....B.S../........../....M....2").pass);
+    assert!(scout("F3......9./B......S../........../....M2...2").pass);
+    for seed in 0..200 {
+        let s = generate(&v, &mut StdRng::seed_from_u64(seed));
+        assert!(explain(&s).iter().all(|c| c.kind != Kind::Hard || c.pass), "{s:?}");
+    }
+}

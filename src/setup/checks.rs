@@ -183,6 +183,28 @@ pub(crate) fn neighbours(rows: usize, cols: usize, r: usize, c: usize) -> Vec<(u
     v
 }
 
+/// The squares from which a Scout coming from beyond the zone in one move takes the Flag
+/// at `flag` with its next: those with a clear line to the Flag whose file is clear
+/// from them to a playable square beyond the zone.
+fn scout_routes(g: &Grid, v: &crate::rules::Variant, flag: (usize, usize)) -> usize {
+    let open = |r: usize, c: usize| g.at(r, c).is_none() && v.is_playable(crate::rules::Square::new(c as u8, r as u8));
+    let from_beyond = |r: usize, c: usize| {
+        (r + 1..g.rows).all(|a| open(a, c)) && v.is_playable(crate::rules::Square::new(c as u8, v.setup_rows))
+    };
+    let (fr, fc) = (flag.0 as isize, flag.1 as isize);
+    let inside = |r: isize, c: isize| r >= 0 && c >= 0 && (r as usize) < g.rows && (c as usize) < g.cols;
+    let mut count = 0;
+    for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+        let (mut r, mut c) = (fr + dr, fc + dc);
+        while inside(r, c) && open(r as usize, c as usize) {
+            count += usize::from(from_beyond(r as usize, c as usize));
+            r += dr;
+            c += dc;
+        }
+    }
+    count
+}
+
 fn strength(r: Rank) -> Option<u8> {
     r.is_movable().then_some(r as u8)
 }
@@ -219,6 +241,19 @@ pub fn explain(setup: &Setup) -> Vec<Check> {
         })
         .count();
     out.push(Check::new("T1 flag-lane", Kind::Hard, open as f64, None, Some(0.0)));
+
+    // T1: nor in two Scout moves. A square with a clear line to the Flag (along its row
+    // or file) whose own file is clear up to the enemy side lets a Scout come down to it
+    // and take the Flag next move, before a reply can block both lines. Our movable pieces
+    // count as blockers (they stand there at the start). Barrage games against
+    // `builtin:greedy` were lost so at plies 4 and 15: the Flag on the back row beside
+    // an empty row, the file at its end empty.
+    let routes = if v.army[Rank::Scout.index()] == 0 {
+        0
+    } else {
+        flags.iter().map(|&f| scout_routes(&g, v, f)).sum::<usize>()
+    };
+    out.push(Check::new("T1 flag-scout", Kind::Hard, routes as f64, None, Some(0.0)));
 
     // T3: few Bombs in the front row.
     let fb = bombs.iter().filter(|b| b.0 == front).count();

@@ -39,6 +39,7 @@
 //! |---|---|---|---|---|
 //! | `T1 flag-back` | hard | Flag's row from the back (0 = back row) | <= 1 | humans: back row 88.1%, second row 8.0%, so 96.0% in the back two rows; the issue requires it |
 //! | `T1 flag-lane` | hard | Flags with no piece of their own in front of them in their file (and no lake beyond the zone there) | 0 | a Scout would take such a Flag from the enemy side on its first move; seen in duel and barrage matches against `builtin:greedy` (always passes when the army fills the zone) |
+//! | `T1 flag-scout` | hard | squares with a clear line to the Flag (its row or file) whose own file is clear up to the enemy side (armies with Scouts) | 0 | a Scout comes down that file and takes the Flag next move, too fast for a reply to block both lines; barrage games against `builtin:greedy` lost so at plies 4 and 15 (always passes when the army fills the zone) |
 //! | `T3 front-bombs` | hard | Bombs in the front row | <= Bombs/3 (classic 2, compact 1, duel/barrage 0) | humans: 0: 54.0%, 1: 28.6%, 2: 13.0%, 3+: 4.4%, so <= 2 holds for 95.6% |
 //! | `T11 miners-back` | hard with 3+ Miners, else scored | Miners in the back two rows | >= ceil(2/5 of the Miners) (classic 2) | humans: >= 2 of 5 for 97.9% (0: 0.4%, 1: 1.7%) [barrage 47.9%] |
 //! | `T5 scouts-front-back` | hard (dense, 2+ Scouts), else scored | min(Scouts in front two rows, Scouts in back two rows) | >= 1 | humans: 93.6% have a Scout both in the front two and the back two rows [43.7%] |
