@@ -242,3 +242,79 @@ fn diff_shows_changed_lines() {
     let b = lines_of("a\nb\nc\nD\ne\nf\ng\nh");
     assert_eq!(diff(&a, &b), "  ...\n  b\n  c\n- d\n+ D\n  e\n  f\n  ...\n");
 }
+
+/// The transcripts printed in protocol.md section 4 are those of the golden files: every
+/// `>` line there is a line of `<name>.in` and every `<` line one of `<name>.out`, in
+/// order (lines ending in `...`, or holding only `...` or a comment in brackets, are
+/// elisions; a bracketed comment after three spaces is dropped before comparing).
+#[test]
+fn protocol_md_transcripts_are_the_golden_ones() {
+    let doc = std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("protocol.md")).unwrap();
+    let mut sections = 0;
+    // The section's transcript: its name, the golden input and output, and how far each
+    // has been matched.
+    type Golden = (String, Vec<String>, Vec<String>, usize, usize);
+    let mut golden: Option<Golden> = None;
+    let mut problems = Vec::new();
+    for line in doc.lines() {
+        if line.starts_with("## ") {
+            golden = None;
+        }
+        if line.starts_with("### 4.") {
+            let name = line
+                .split('`')
+                .nth(1)
+                .expect("a transcript section names its files")
+                .to_string();
+            let read = |ext: &str| {
+                let text = std::fs::read_to_string(transcript_dir().join(format!("{name}.{ext}"))).unwrap();
+                text.lines().map(|l| l.trim_end().to_string()).collect::<Vec<_>>()
+            };
+            let (input, output) = (read("in"), read("out"));
+            golden = Some((name, input, output, 0, 0));
+            sections += 1;
+            continue;
+        }
+        let Some((name, input, output, at_in, at_out)) = golden.as_mut() else {
+            continue;
+        };
+        let (lines, at, body) = if let Some(b) = line.strip_prefix("    > ") {
+            (&*input, at_in, b)
+        } else if line == "    >" {
+            (&*input, at_in, "")
+        } else if let Some(b) = line.strip_prefix("    < ") {
+            (&*output, at_out, b)
+        } else {
+            continue;
+        };
+        let body = match body.find("   (") {
+            Some(k) if body.trim_end().ends_with(')') => &body[..k],
+            _ => body,
+        }
+        .trim_end();
+        let elided =
+            body.trim_start().starts_with("...") || body.trim_start().starts_with('(') || body.ends_with("...");
+        if elided || (body.is_empty() && !std::ptr::eq(lines, input)) {
+            continue;
+        }
+        // "first items, ... (N pieces)": the line starts with the items shown.
+        let body = body.find("... (").map_or(body, |k| &body[..k]).to_string();
+        let found = lines[*at..].iter().position(|l| {
+            if body.ends_with(", ") {
+                l.starts_with(body.as_str())
+            } else {
+                *l == body
+            }
+        });
+        match found {
+            Some(k) => *at += k + 1,
+            None => problems.push(format!("{name}: not in the golden file (in order): {body}")),
+        }
+    }
+    assert_eq!(sections, 4, "protocol.md section 4 has four transcripts");
+    assert!(
+        problems.is_empty(),
+        "protocol.md section 4 differs from tests/transcripts:\n{}",
+        problems.join("\n")
+    );
+}
