@@ -978,6 +978,13 @@ impl Position {
         None
     }
 
+    /// Plies left before `cap_end` draws the game, if a cap applies.
+    pub(crate) fn plies_to_cap(&self) -> Option<u32> {
+        let quiet = self.rules.max_quiet_plies.map(|n| n.saturating_sub(self.quiet));
+        let all = self.rules.max_plies.map(|n| n.saturating_sub(self.ply));
+        quiet.into_iter().chain(all).min()
+    }
+
     /// Is the game over by flag or caps (so no moves are generated)?
     #[inline]
     pub(crate) fn is_over_early(&self) -> bool {

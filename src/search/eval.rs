@@ -543,6 +543,8 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16) -> i32 {
     let them = color.flip().index();
     let adv = pos.rules.attacker_advantage;
     let spy_lives = pos.counts[them][Rank::Spy.index()] > 0;
+    // Drawn by the plain pull only: the Spy, and the Marshal while the enemy Spy lives.
+    let careful = |r: Rank| r == Rank::Spy || (r == Rank::Marshal && spy_lives);
     // Our free hunters, those drawn to unseen pieces (not the Spy, nor the Marshal while
     // the enemy Spy lives): their squares.
     let hunters = if hidden == 0 {
@@ -557,8 +559,7 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16) -> i32 {
             let sq = square_of(ours);
             ours &= ours - 1;
             let r = Piece(pos.cells[sq]).rank();
-            let careful = r == Rank::Spy || (r == Rank::Marshal && spy_lives);
-            if hunters & (1 << r as u8) != 0 && !careful {
+            if hunters & (1 << r as u8) != 0 && !careful(r) {
                 hunting |= bit(sq);
             }
         }
@@ -593,15 +594,14 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16) -> i32 {
             ours &= ours - 1;
             let r = Piece(pos.cells[sq]).rank();
             let d = dist(sq, t);
-            let careful = r == Rank::Spy || (r == Rank::Marshal && spy_lives);
             match resolve_combat(r, tr, adv) {
                 Combat::AttackerWins => {
                     beat = beat.min(d);
-                    if !careful {
+                    if !careful(r) {
                         hard = hard.min(d);
                     }
                 }
-                Combat::BothDie if !careful => trade = trade.min(d),
+                Combat::BothDie if !careful(r) => trade = trade.min(d),
                 _ => {}
             }
         }

@@ -100,22 +100,15 @@ const FLAG_TRUST: f32 = 0.5;
 /// taken as it is, neither the Flag discounted nor the Bomb raised (the search no longer
 /// picks among many pieces but between a guess and a draw, and late in a game the last
 /// unmoved pieces are the Flag and the Bombs left, by counting: raising each one's Bomb
-/// chance would count more Bombs than there are). Against `builtin:greedy`, 4 of the 5 duel games drawn at the no-attack cap
-/// (100 games) ended with our last mover beside the enemy's last unmoved pieces: a Flag
-/// and Bombs, one of them 48-66% Flag by the belief, which the clamped loss never let it
-/// attack.
+/// chance would count more Bombs than there are). Against `builtin:greedy`, 4 of the 5
+/// duel games drawn at the no-attack cap (100 games) ended with our last mover beside the
+/// enemy's last unmoved pieces: a Flag and Bombs, one of them 48-66% Flag by the belief,
+/// which the clamped loss never let it attack.
 const CAP_NEAR: u32 = 40;
-
-/// Plies left before the game is drawn by a cap, if one applies.
-fn plies_to_cap(pos: &Position) -> Option<u32> {
-    let quiet = pos.rules.max_quiet_plies.map(|n| n.saturating_sub(pos.quiet_plies()));
-    let all = pos.rules.max_plies.map(|n| n.saturating_sub(pos.ply()));
-    quiet.into_iter().chain(all).min()
-}
 
 /// Is the game within `CAP_NEAR` plies of a draw by a cap?
 fn near_cap(pos: &Position) -> bool {
-    plies_to_cap(pos).is_some_and(|n| n <= CAP_NEAR)
+    pos.plies_to_cap().is_some_and(|n| n <= CAP_NEAR)
 }
 /// The Bomb chance `p` of the root belief becomes `logistic(BOMB_SLOPE * logit(p) +
 /// BOMB_SHIFT)` in an attack's outcomes (the other ranks scaled to fill the rest). The

@@ -188,21 +188,25 @@ pub(crate) fn neighbours(rows: usize, cols: usize, r: usize, c: usize) -> Vec<(u
 /// from them to a playable square beyond the zone.
 fn scout_routes(g: &Grid, v: &crate::rules::Variant, flag: (usize, usize)) -> usize {
     let open = |r: usize, c: usize| g.at(r, c).is_none() && v.is_playable(crate::rules::Square::new(c as u8, r as u8));
-    let from_beyond = |r: usize, c: usize| {
-        (r + 1..g.rows).all(|a| open(a, c)) && v.is_playable(crate::rules::Square::new(c as u8, v.setup_rows))
-    };
     let (fr, fc) = (flag.0 as isize, flag.1 as isize);
     let inside = |r: isize, c: isize| r >= 0 && c >= 0 && (r as usize) < g.rows && (c as usize) < g.cols;
     let mut count = 0;
     for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
         let (mut r, mut c) = (fr + dr, fc + dc);
         while inside(r, c) && open(r as usize, c as usize) {
-            count += usize::from(from_beyond(r as usize, c as usize));
+            count += usize::from(from_beyond(g, v, r as usize, c as usize));
             r += dr;
             c += dc;
         }
     }
     count
+}
+
+/// Can a Scout come from beyond the zone to `(r, c)` in one move: its file clear (no piece,
+/// no lake) from there to the zone's front and a playable square beyond?
+fn from_beyond(g: &Grid, v: &crate::rules::Variant, r: usize, c: usize) -> bool {
+    (r + 1..g.rows).all(|a| g.at(a, c).is_none() && v.is_playable(crate::rules::Square::new(c as u8, a as u8)))
+        && v.is_playable(crate::rules::Square::new(c as u8, v.setup_rows))
 }
 
 fn strength(r: Rank) -> Option<u8> {
@@ -233,13 +237,7 @@ pub fn explain(setup: &Setup) -> Vec<Check> {
     // T1: only Miners should reach the Flag; a Flag with an empty file in front of it (up
     // to the zone's edge, and no lake beyond) is open to a Scout from the enemy side on
     // the first move. Always passes in armies that fill the zone.
-    let open = flags
-        .iter()
-        .filter(|&&(r, c)| {
-            let beyond = crate::rules::Square::new(c as u8, v.setup_rows);
-            (r + 1..g.rows).all(|a| g.at(a, c).is_none()) && v.is_playable(beyond)
-        })
-        .count();
+    let open = flags.iter().filter(|&&(r, c)| from_beyond(&g, v, r, c)).count();
     out.push(Check::new("T1 flag-lane", Kind::Hard, open as f64, None, Some(0.0)));
 
     // T1: nor in two Scout moves. A square with a clear line to the Flag (along its row
