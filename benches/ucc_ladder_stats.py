@@ -6,13 +6,16 @@
 For every OUTDIR/<opponent>/<i>.out (the manager's result line) and <i>.log (its -o log),
 with Marshal the player whose path ends in /marshal: wins, draws, losses and score; games
 in which Marshal's Marshal (UCC '1') died attacking a Bomb; games in which Marshal's Flag
-was taken; games that ended by an error (not counted in the score).
+was taken; games that ended by an error (not counted in the score). Lost, drawn and failed
+games are listed on stderr, a draw with the turn of its last capture (a draw at the turn
+cap long after the last capture is a game neither side found a way forward in).
 """
 import os
 import sys
 
 WIN_FOR_NAMED = {"VICTORY": 1, "DEFAULT": 1, "DEFEAT": 0, "SURRENDER": 0, "ILLEGAL": 0}
 DRAWS = {"DRAW", "DRAW_DEFAULT"}
+FIGHTS = {"KILLS", "DIES", "BOTHDIE"}
 
 
 def is_marshal(name):
@@ -20,10 +23,11 @@ def is_marshal(name):
 
 
 def game(out_path, log_path):
-    """(result from Marshal's side: 'W', 'D', 'L' or 'E', marshal_on_bomb, flag_lost, turns, why)."""
+    """(result from Marshal's side: 'W', 'D', 'L' or 'E', marshal_on_bomb, flag_lost, turns, why,
+    turn of the last fight or None)."""
     line = open(out_path).read().split()
     if len(line) < 4:
-        return "E", False, False, 0, "no result line"
+        return "E", False, False, 0, "no result line", None
     name, colour, outcome, turns = line[0], line[1], line[2], int(line[3])
     if outcome in DRAWS:
         res = "D"
@@ -34,17 +38,20 @@ def game(out_path, log_path):
         res = "E"
     ours = None
     bomb = flag = False
+    last_fight = None
     if os.path.exists(log_path):
         for l in open(log_path):
             w = l.split()
             if len(w) >= 3 and w[1] in ("RED", "BLUE") and w[2] == "SETUP" and is_marshal(w[0]):
                 ours = "RED:" if w[1] == "RED" else "BLU:"
             if len(w) >= 4 and w[1] in ("RED:", "BLU:"):
+                if FIGHTS.intersection(w[2:]):
+                    last_fight = w[0]
                 if w[1] == ours and w[-3:] == ["DIES", "1", "B"]:
                     bomb = True
                 if w[1] != ours and w[-1] == "VICTORY_FLAG":
                     flag = True
-    return res, bomb, flag, turns, outcome
+    return res, bomb, flag, turns, outcome, last_fight
 
 
 def main():
@@ -59,13 +66,16 @@ def main():
         outs = sorted((f for f in os.listdir(d) if f.endswith(".out")), key=lambda f: int(f[:-4]))
         for f in outs:
             i = f[:-4]
-            res, bomb, flag, turns, why = game(os.path.join(d, f), os.path.join(d, i + ".log"))
+            res, bomb, flag, turns, why, last_fight = game(os.path.join(d, f), os.path.join(d, i + ".log"))
             c[res] += 1
             c["n"] += 1
             c["bomb"] += bomb
             c["flag"] += flag
             if res in "LE":
                 print(f"{opp} game {i}: {res} ({why} at turn {turns})", file=sys.stderr)
+            elif res == "D":
+                fought = f"last capture at turn {last_fight}" if last_fight else "no capture"
+                print(f"{opp} game {i}: D ({why} at turn {turns}, {fought})", file=sys.stderr)
         if c["n"]:
             rows.append((opp, c))
             for k in total:
