@@ -187,13 +187,12 @@ pub(crate) fn neighbours(rows: usize, cols: usize, r: usize, c: usize) -> Vec<(u
 /// at `flag` with its next: those with a clear line to the Flag whose file is clear
 /// from them to a playable square beyond the zone.
 fn scout_routes(g: &Grid, v: &crate::rules::Variant, flag: (usize, usize)) -> usize {
-    let open = |r: usize, c: usize| g.at(r, c).is_none() && v.is_playable(crate::rules::Square::new(c as u8, r as u8));
     let (fr, fc) = (flag.0 as isize, flag.1 as isize);
     let inside = |r: isize, c: isize| r >= 0 && c >= 0 && (r as usize) < g.rows && (c as usize) < g.cols;
     let mut count = 0;
     for (dr, dc) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
         let (mut r, mut c) = (fr + dr, fc + dc);
-        while inside(r, c) && open(r as usize, c as usize) {
+        while inside(r, c) && open(g, v, r as usize, c as usize) {
             count += usize::from(from_beyond(g, v, r as usize, c as usize));
             r += dr;
             c += dc;
@@ -205,8 +204,12 @@ fn scout_routes(g: &Grid, v: &crate::rules::Variant, flag: (usize, usize)) -> us
 /// Can a Scout come from beyond the zone to `(r, c)` in one move: its file clear (no piece,
 /// no lake) from there to the zone's front and a playable square beyond?
 fn from_beyond(g: &Grid, v: &crate::rules::Variant, r: usize, c: usize) -> bool {
-    (r + 1..g.rows).all(|a| g.at(a, c).is_none() && v.is_playable(crate::rules::Square::new(c as u8, a as u8)))
-        && v.is_playable(crate::rules::Square::new(c as u8, v.setup_rows))
+    (r + 1..g.rows).all(|a| open(g, v, a, c)) && v.is_playable(crate::rules::Square::new(c as u8, v.setup_rows))
+}
+
+/// Is `(r, c)` a square a Scout can cross: on the board, no lake, no piece of the setup?
+fn open(g: &Grid, v: &crate::rules::Variant, r: usize, c: usize) -> bool {
+    g.at(r, c).is_none() && v.is_playable(crate::rules::Square::new(c as u8, r as u8))
 }
 
 fn strength(r: Rank) -> Option<u8> {
