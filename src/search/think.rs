@@ -150,6 +150,15 @@ const STALE_TOP: i32 = 150;
 /// breaks the cycle.
 const REPEAT_STEP: i32 = 15;
 const REPEAT_CAP: i32 = 120;
+/// The cap instead for a side not behind by more than `REPEAT_BEHIND` (the world's static
+/// score at the root): up to about a General. An enemy piece that follows ours around
+/// the same squares for a hundred plies without attacking is not going to attack it, yet
+/// every search sees it attack as soon as ours stops fleeing: against the UCC 2012 AI
+/// hunter our unseen Colonel fled a seen General between two squares from turn 20 to the
+/// turn cap (the other moves scored 200 lower, a Colonel), and our General fled their
+/// Marshal for 870 turns, both draws. A side behind keeps the low cap: the draw suits it.
+const REPEAT_CAP_EVEN: i32 = 320;
+const REPEAT_BEHIND: i32 = 100;
 /// The plies looked back on for repeated placements.
 const REPEAT_WINDOW: usize = 200;
 /// The range of the static part of a `loss_key`, and the shifts that keep its parts
@@ -812,11 +821,12 @@ impl<'a> Searcher<'a> {
             return false;
         }
         let mut best = -INF;
+        let score = self.evaluate(world);
         for (i, &m) in root.iter().enumerate() {
             // Moves far below this world's best only need a bound: they will not win the
             // average over worlds (the bound stands in for their score).
             let alpha = if best > -INF { best - ROOT_MARGIN } else { -INF };
-            let s = self.child(world, m, depth as i32, alpha, INF, 0) - repeat_cost(world, m);
+            let s = self.child(world, m, depth as i32, alpha, INF, 0) - repeat_cost(world, m, score);
             if self.aborted {
                 return false;
             }
@@ -850,9 +860,15 @@ fn loss_key(score: i32, after: i32) -> i64 {
     (ply << LOSS_PLY_SHIFT) + after.clamp(-LOSS_STATIC_SPAN, LOSS_STATIC_SPAN - 1) as i64
 }
 
-/// What root move `m` costs for the placements it repeats (`REPEAT_STEP`).
-fn repeat_cost(pos: &Position, m: Move) -> i32 {
-    (REPEAT_STEP * pos.repeats_after(m, REPEAT_WINDOW) as i32).min(REPEAT_CAP)
+/// What root move `m` costs for the placements it repeats (`REPEAT_STEP`), for a side
+/// whose static score is `score`.
+fn repeat_cost(pos: &Position, m: Move, score: i32) -> i32 {
+    let cap = if score >= -REPEAT_BEHIND {
+        REPEAT_CAP_EVEN
+    } else {
+        REPEAT_CAP
+    };
+    (REPEAT_STEP * pos.repeats_after(m, REPEAT_WINDOW) as i32).min(cap)
 }
 
 /// The view's legal moves, attacks on known weaker pieces first, then attacks on unknown
@@ -1490,7 +1506,7 @@ mod tests {
         let theirs = ["e9f9", "f9e9"];
         let mut costs = Vec::new();
         for i in 0..12 {
-            costs.push(repeat_cost(&pos, mv(ours[i % 4])));
+            costs.push(repeat_cost(&pos, mv(ours[i % 4]), 0));
             pos.make(mv(ours[i % 4]));
             pos.make(mv(theirs[i % 2]));
         }
@@ -1498,12 +1514,14 @@ mod tests {
         // of them before; the moves to g4 and e4 repeat once every four moves.
         let s = REPEAT_STEP;
         assert_eq!(costs, [0, 0, s, 0, 2 * s, s, 3 * s, s, 4 * s, 2 * s, 5 * s, 2 * s]);
-        assert_eq!(repeat_cost(&pos, mv("e4e5")), 0, "a new square");
+        assert_eq!(repeat_cost(&pos, mv("e4e5"), 0), 0, "a new square");
         for i in 12..60 {
             pos.make(mv(ours[i % 4]));
             pos.make(mv(theirs[i % 2]));
         }
-        assert_eq!(repeat_cost(&pos, mv("e4f4")), REPEAT_CAP);
+        // Even, a side pays up to about a General to break the cycle; behind, less.
+        assert_eq!(repeat_cost(&pos, mv("e4f4"), 0), REPEAT_CAP_EVEN);
+        assert_eq!(repeat_cost(&pos, mv("e4f4"), -REPEAT_BEHIND - 1), REPEAT_CAP);
     }
 
     #[test]
