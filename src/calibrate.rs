@@ -11,6 +11,12 @@
 //! belief (prior and behaviour). Games are independent and seeded by `--seed` and their
 //! number, so the numbers do not depend on `--threads`.
 //!
+//! With `--records FILE...` no game is played: the recorded games (`marshal-game/1`
+//! records, e.g. from `marshal convert`) are replayed instead, and the beliefs of the
+//! players whose name (the record's `red_player` / `blue_player`) contains `--follow` are
+//! scored (both players without it): how well the tracker reads real opponents. A game
+//! still going counts as a draw in the header's tally.
+//!
 //! With `--setups human` the games use the held-out lines of the Gravon classic file
 //! (those the prior did not learn from, see `belief::prior`): the built-in copy
 //! (`crate::data`) unless `--human FILE` names another.
@@ -18,7 +24,8 @@
 use crate::belief::tracker::{Action, Evidence, Kind, Observation};
 use crate::belief::{prior, Belief, Tracker};
 use crate::rules::piece::{resolve_combat, NUM_RANKS};
-use crate::rules::{Color, Combat, Position, Rank, Rules, Setup, Variant, VariantKind};
+use crate::rules::record::GameRecord;
+use crate::rules::{Color, Combat, Move, Position, Rank, Rules, Setup, Variant, VariantKind};
 use crate::search::{think_with, Limits};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
@@ -68,6 +75,14 @@ pub struct CalibrateArgs {
     /// fare against them (the data behind the behaviour likelihoods).
     #[arg(long)]
     pub events: bool,
+    /// Replay these recorded games instead of playing (`--games`, `--setups`, `--depth`
+    /// and the like are then unused).
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    pub records: Vec<String>,
+    /// With `--records`: score only the beliefs of the player whose recorded name contains
+    /// this (e.g. `marshal`: how it reads its opponents).
+    #[arg(long, requires = "records")]
+    pub follow: Option<String>,
 }
 
 /// Summed scores of one belief.
@@ -258,8 +273,131 @@ fn tally(events: &mut Events, obs: &[Observation], truth: &Position, aa: bool) {
                 let what = if moved { "move" } else { "stay" };
                 put("idle", &format!("{:>2}", r.to_char()), what);
             }
+            Kind::Pursuit {
+                target,
+                nearer,
+                walking,
+            } => {
+                let sit = if walking { "pursuit (walking)" } else { "pursuit" };
+                put(sit, fare(r, target, true, aa), if nearer { "nearer" } else { "away" });
+            }
         }
     }
+}
+
+/// The tuned belief's evidence (`--tune`) and how many beliefs are scored.
+fn tuned_evidence(a: &CalibrateArgs) -> (Evidence, usize) {
+    let mut tuned = Evidence::FULL;
+    match &a.tune {
+        Some(t) => {
+            let xs: Vec<f32> = t.split(',').filter_map(|x| x.trim().parse().ok()).collect();
+            for (i, x) in xs.iter().enumerate().take(tuned.behaviour.len()) {
+                tuned.behaviour[i] = *x;
+            }
+            (tuned, 4)
+        }
+        None => (tuned, 3),
+    }
+}
+
+/// Scores the first `rows` beliefs of `BELIEFS` that `tr` holds in `view` (`full` already
+/// built) against the true ranks of `pos`.
+fn score_beliefs(
+    t: &mut Totals,
+    pos: &Position,
+    view: &Position,
+    tr: &Tracker,
+    full: &Belief,
+    tuned: Evidence,
+    rows: usize,
+) {
+    let phase = match pos.ply() {
+        0..=99 => 0,
+        100..=299 => 1,
+        _ => 2,
+    };
+    let others = [
+        Belief::from_view(view),
+        tr.belief_with(view, Evidence::PRIOR),
+        if rows > 3 {
+            tr.belief_with(view, tuned)
+        } else {
+            Belief::from_view(view)
+        },
+    ];
+    let beliefs = [&others[0], &others[1], full, &others[2]];
+    for (b, belief) in beliefs.iter().enumerate().take(rows) {
+        for (sq, p) in belief.marginals() {
+            let Some(sq) = sq else { continue };
+            if let Some(truth) = pos.piece_at(sq) {
+                t.scores[b][phase].add(&p, truth.rank());
+            }
+        }
+    }
+}
+
+/// Replays the recorded game in `path` and scores the beliefs of the followed players
+/// (`--follow`) before every ply.
+fn replay_game(path: &str, a: &CalibrateArgs) -> Result<Totals, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read '{path}': {e}"))?;
+    let rec = GameRecord::from_json(&text).map_err(|e| format!("'{path}': {e}"))?;
+    let mut pos = rec.start(None).map_err(|e| format!("'{path}': {e}"))?;
+    // Names: `red_player` / `blue_player` (converted logs), `red` / `blue` (match records).
+    let followed = Color::BOTH.map(|c| {
+        let keys = if c == Color::Red {
+            ["red_player", "red"]
+        } else {
+            ["blue_player", "blue"]
+        };
+        a.follow.as_deref().is_none_or(|f| {
+            keys.iter()
+                .any(|k| rec.meta.get(*k).is_some_and(|name| name.contains(f)))
+        })
+    });
+    if !followed.contains(&true) {
+        return Err(format!(
+            "'{path}': no player's name contains '{}'",
+            a.follow.as_deref().unwrap_or_default()
+        ));
+    }
+    let mut trackers = [
+        Tracker::new(&pos.view(Color::Red)),
+        Tracker::new(&pos.view(Color::Blue)),
+    ];
+    let mut t = Totals {
+        games: 1,
+        ..Totals::default()
+    };
+    let aa = pos.rules().attacker_advantage;
+    let (tuned, rows) = tuned_evidence(a);
+    for (i, rm) in rec.moves.iter().enumerate() {
+        let bad = |e: String| format!("'{path}': move {} ({}): {e}", i + 1, rm.mv);
+        let mv = Move::parse(&rm.mv).map_err(bad)?;
+        if let Some(reason) = pos.illegal_reason(mv) {
+            return Err(bad(reason));
+        }
+        let views = [pos.view(Color::Red), pos.view(Color::Blue)];
+        for c in Color::BOTH.into_iter().filter(|c| followed[c.index()]) {
+            let (view, tr) = (&views[c.index()], &trackers[c.index()]);
+            score_beliefs(&mut t, &pos, view, tr, &tr.belief(view), tuned, rows);
+            if a.events && c != pos.side_to_move() {
+                tally(&mut t.events, &tr.observations(view, mv), &pos, aa);
+            }
+        }
+        let pending = [trackers[0].prepare(&views[0], mv), trackers[1].prepare(&views[1], mv)];
+        pos.make(mv);
+        for (c, p) in Color::BOTH.into_iter().zip(pending) {
+            trackers[c.index()].commit(p, &pos.view(c));
+        }
+        t.plies += 1;
+    }
+    let k = match pos.game_end().and_then(|e| e.winner) {
+        Some(Color::Red) => 0,
+        Some(Color::Blue) => 2,
+        None => 1,
+    };
+    t.results[k] += 1;
+    Ok(t)
 }
 
 /// Plays game `g` and scores the beliefs of both players before every ply.
@@ -291,27 +429,12 @@ fn play_game(g: usize, a: &CalibrateArgs, v: &Variant, rules: Rules, setups: &Se
         ..Totals::default()
     };
     let aa = rules.attacker_advantage;
-    let mut tuned = Evidence::FULL;
-    let rows = match &a.tune {
-        Some(t) => {
-            let xs: Vec<f32> = t.split(',').filter_map(|x| x.trim().parse().ok()).collect();
-            for (i, x) in xs.iter().enumerate().take(tuned.behaviour.len()) {
-                tuned.behaviour[i] = *x;
-            }
-            4
-        }
-        None => 3,
-    };
+    let (tuned, rows) = tuned_evidence(a);
     let search_seed = rng.gen::<u64>();
     loop {
         if pos.game_end().is_some() || pos.ply() >= a.max_plies {
             break;
         }
-        let phase = match pos.ply() {
-            0..=99 => 0,
-            100..=299 => 1,
-            _ => 2,
-        };
         let side = pos.side_to_move();
         let views = [pos.view(Color::Red), pos.view(Color::Blue)];
         let mut search_belief = None;
@@ -331,22 +454,8 @@ fn play_game(g: usize, a: &CalibrateArgs, v: &Variant, rules: Rules, setups: &Se
                     return Err(format!("no world fits {}'s view at ply {}", c, pos.ply()));
                 }
             }
-            let beliefs = [
-                Belief::from_view(view),
-                tr.belief_with(view, Evidence::PRIOR),
-                full,
-                tr.belief_with(view, tuned),
-            ];
-            for (b, belief) in beliefs.iter().enumerate().take(rows) {
-                for (sq, p) in belief.marginals() {
-                    let Some(sq) = sq else { continue };
-                    if let Some(truth) = pos.piece_at(sq) {
-                        t.scores[b][phase].add(&p, truth.rank());
-                    }
-                }
-            }
+            score_beliefs(&mut t, &pos, view, tr, &full, tuned, rows);
             if c == side {
-                let [_, _, full, _] = beliefs;
                 search_belief = Some(full);
             }
         }
@@ -385,6 +494,13 @@ fn play_game(g: usize, a: &CalibrateArgs, v: &Variant, rules: Rules, setups: &Se
 
 /// Plays the games (on `threads` threads) and sums their scores in game order.
 pub fn measure(a: &CalibrateArgs) -> Result<Totals, String> {
+    if !a.records.is_empty() {
+        let mut total = Totals::default();
+        for path in &a.records {
+            total.merge(&replay_game(path, a)?);
+        }
+        return Ok(total);
+    }
     let v = Variant::parse(&a.variant).map_err(|e| e.0)?;
     let mut rules = Rules::default();
     for item in &a.rules {
@@ -451,13 +567,21 @@ pub fn run(a: &CalibrateArgs, out: &mut dyn Write) -> Result<bool, String> {
         Some(n) => format!("depth {} or {n} nodes", a.depth),
         None => format!("depth {}", a.depth),
     };
-    w(
-        out,
+    let head = if a.records.is_empty() {
         format!(
             "calibrate {} games of {} ({setups}), seed {}, search {limit}, at most {} plies",
             t.games, a.variant, a.seed, a.max_plies
-        ),
-    )?;
+        )
+    } else {
+        format!(
+            "calibrate {} recorded games, beliefs of {}",
+            t.games,
+            a.follow
+                .as_ref()
+                .map_or("both players".to_string(), |f| format!("the players named *{f}*"))
+        )
+    };
+    w(out, head)?;
     w(
         out,
         format!(
@@ -470,14 +594,16 @@ pub fn run(a: &CalibrateArgs, out: &mut dyn Write) -> Result<bool, String> {
             start.elapsed().as_secs_f64()
         ),
     )?;
-    w(
-        out,
-        format!(
-            "speed: full belief built in {:.0} us, one world sampled in {:.0} us (means)",
-            t.build_ns as f64 / t.builds.max(1) as f64 / 1000.0,
-            t.sample_ns as f64 / t.samples.max(1) as f64 / 1000.0
-        ),
-    )?;
+    if a.records.is_empty() {
+        w(
+            out,
+            format!(
+                "speed: full belief built in {:.0} us, one world sampled in {:.0} us (means)",
+                t.build_ns as f64 / t.builds.max(1) as f64 / 1000.0,
+                t.sample_ns as f64 / t.samples.max(1) as f64 / 1000.0
+            ),
+        )?;
+    }
     w(
         out,
         format!("{:<12} {:>9} {:>7} {:>9}", "belief", "log-loss", "brier", "top-1"),

@@ -122,3 +122,39 @@ fn the_classic_prior_table_is_up_to_date() {
         "src/belief/prior_classic.txt is stale: cargo run --release --example belief_prior > src/belief/prior_classic.txt"
     );
 }
+
+#[test]
+fn recorded_games_are_replayed_and_scored_for_the_followed_player() {
+    let rec = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/interrupted.json");
+    let rec = rec.to_str().unwrap();
+    // Both players' beliefs: 3 plies, 40 unknown enemy pieces for each player at each.
+    let (code, out, err) = marshal(&["calibrate", "--records", rec]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("calibrate 1 recorded games, beliefs of both players"),
+        "{out}"
+    );
+    assert!(
+        out.contains("| plies 3 | scored (ply, unknown piece) pairs 240"),
+        "{out}"
+    );
+    assert!(!out.contains("speed:"), "{out}");
+    // Only Red's (named `marshal` in the record): half the pairs.
+    let (code, out, err) = marshal(&["calibrate", "--records", rec, "--follow", "marshal"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("calibrate 1 recorded games, beliefs of the players named *marshal*"),
+        "{out}"
+    );
+    assert!(out.contains("scored (ply, unknown piece) pairs 120"), "{out}");
+    let counts = scores(&out, "counts-only");
+    let prior = scores(&out, "prior");
+    assert!(prior.0 < counts.0, "prior {prior:?} vs counts-only {counts:?}");
+    // A name no player has, and a file that is not there: errors that name the file.
+    let (code, _, err) = marshal(&["calibrate", "--records", rec, "--follow", "nobody"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("interrupted.json") && err.contains("'nobody'"), "{err}");
+    let (code, _, err) = marshal(&["calibrate", "--records", "no/such/record.json"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("no/such/record.json"), "{err}");
+}
