@@ -316,17 +316,11 @@ fn score_beliefs(
         100..=299 => 1,
         _ => 2,
     };
-    let others = [
-        Belief::from_view(view),
-        tr.belief_with(view, Evidence::PRIOR),
-        if rows > 3 {
-            tr.belief_with(view, tuned)
-        } else {
-            Belief::from_view(view)
-        },
-    ];
-    let beliefs = [&others[0], &others[1], full, &others[2]];
+    let (counts, prior) = (Belief::from_view(view), tr.belief_with(view, Evidence::PRIOR));
+    let tuned = (rows > 3).then(|| tr.belief_with(view, tuned));
+    let beliefs = [Some(&counts), Some(&prior), Some(full), tuned.as_ref()];
     for (b, belief) in beliefs.iter().enumerate().take(rows) {
+        let Some(belief) = belief else { continue };
         for (sq, p) in belief.marginals() {
             let Some(sq) = sq else { continue };
             if let Some(truth) = pos.piece_at(sq) {
@@ -334,6 +328,25 @@ fn score_beliefs(
             }
         }
     }
+}
+
+/// Plays `mv` on `pos`, both players' trackers looking on (`views`: theirs before it).
+fn play_observed(trackers: &mut [Tracker; 2], views: &[Position; 2], pos: &mut Position, mv: Move) {
+    let pending = [trackers[0].prepare(&views[0], mv), trackers[1].prepare(&views[1], mv)];
+    pos.make(mv);
+    for (c, p) in Color::BOTH.into_iter().zip(pending) {
+        trackers[c.index()].commit(p, &pos.view(c));
+    }
+}
+
+/// Counts how the game in `pos` ended (red, draw or still going, blue).
+fn count_result(t: &mut Totals, pos: &Position) {
+    let k = match pos.game_end().and_then(|e| e.winner) {
+        Some(Color::Red) => 0,
+        Some(Color::Blue) => 2,
+        None => 1,
+    };
+    t.results[k] += 1;
 }
 
 /// Replays the recorded game in `path` and scores the beliefs of the followed players
@@ -384,19 +397,10 @@ fn replay_game(path: &str, a: &CalibrateArgs) -> Result<Totals, String> {
                 tally(&mut t.events, &tr.observations(view, mv), &pos, aa);
             }
         }
-        let pending = [trackers[0].prepare(&views[0], mv), trackers[1].prepare(&views[1], mv)];
-        pos.make(mv);
-        for (c, p) in Color::BOTH.into_iter().zip(pending) {
-            trackers[c.index()].commit(p, &pos.view(c));
-        }
+        play_observed(&mut trackers, &views, &mut pos, mv);
         t.plies += 1;
     }
-    let k = match pos.game_end().and_then(|e| e.winner) {
-        Some(Color::Red) => 0,
-        Some(Color::Blue) => 2,
-        None => 1,
-    };
-    t.results[k] += 1;
+    count_result(&mut t, &pos);
     Ok(t)
 }
 
@@ -476,19 +480,10 @@ fn play_game(g: usize, a: &CalibrateArgs, v: &Variant, rules: Rules, setups: &Se
             let obs = trackers[them.index()].observations(&views[them.index()], mv);
             tally(&mut t.events, &obs, &pos, aa);
         }
-        let pending = [trackers[0].prepare(&views[0], mv), trackers[1].prepare(&views[1], mv)];
-        pos.make(mv);
-        for (c, p) in Color::BOTH.into_iter().zip(pending) {
-            trackers[c.index()].commit(p, &pos.view(c));
-        }
+        play_observed(&mut trackers, &views, &mut pos, mv);
         t.plies += 1;
     }
-    let k = match pos.game_end().and_then(|e| e.winner) {
-        Some(Color::Red) => 0,
-        Some(Color::Blue) => 2,
-        None => 1,
-    };
-    t.results[k] += 1;
+    count_result(&mut t, &pos);
     Ok(t)
 }
 
