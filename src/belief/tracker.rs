@@ -267,11 +267,6 @@ fn neighbours(v: &Variant, sq: Square) -> impl Iterator<Item = Square> + '_ {
         .filter(move |s| v.is_playable(*s))
 }
 
-/// Manhattan distance between two squares.
-fn manhattan(a: Square, b: Square) -> u32 {
-    (a.file().abs_diff(b.file()) + a.rank().abs_diff(b.rank())) as u32
-}
-
 /// The squares two steps from `sq` on the board.
 fn two_steps(v: &Variant, sq: Square) -> impl Iterator<Item = Square> + '_ {
     const OFFSETS: [(i8, i8); 8] = [(2, 0), (-2, 0), (0, 2), (0, -2), (1, 1), (1, -1), (-1, 1), (-1, -1)];
@@ -462,14 +457,14 @@ impl Tracker {
                     square: sq,
                     kind: Kind::Idle { moved: moved_it },
                 });
-                if moved_it && manhattan(from, to) == 1 {
+                if moved_it && from.is_adjacent(to) {
                     if let Some((ks, k)) = self.nearest_seen(view, sq) {
                         out.push(Observation {
                             id,
                             square: sq,
                             kind: Kind::Pursuit {
                                 target: k,
-                                nearer: manhattan(to, ks) < manhattan(sq, ks),
+                                nearer: to.distance(ks) < sq.distance(ks),
                                 walking: self.pieces.get(id as usize).is_some_and(|i| i.walking),
                             },
                         });
@@ -490,8 +485,8 @@ impl Tracker {
                 (p.color() == self.us && p.rank().is_movable() && view.flags_at(n) & REVEALED != 0)
                     .then_some((n, p.rank()))
             })
-            .min_by_key(|&(n, k)| (manhattan(sq, n), std::cmp::Reverse(k as u8)))
-            .filter(|&(n, _)| (3..=PURSUIT_REACH).contains(&manhattan(sq, n)))
+            .min_by_key(|&(n, k)| (sq.distance(n), std::cmp::Reverse(k as u8)))
+            .filter(|&(n, _)| (3..=PURSUIT_REACH).contains(&sq.distance(n)))
     }
 
     /// The log-likelihood per rank of one observation, and whether the piece stayed put.
@@ -805,35 +800,29 @@ mod tests {
 
     #[test]
     fn a_walk_at_a_seen_general_from_afar_points_to_the_marshal() {
-        // Our seen General on e2, Blue's e7 walks e7-e6-e5 (5, then 4, then 3 steps away:
-        // beyond the near channel's two).
-        let mut view = duel_view(
-            Rules::default(),
-            &[("e2", Rank::General, true), ("a1", Rank::Flag, false)],
-            &BLUE,
-        );
-        let mut t = Tracker::new(&view);
+        // Our General on e2, seen or not; Blue's e7 walks e7-e6-e5 (5, then 4, then 3
+        // steps away: beyond the near channel's two). The Marshal's share at e7, e6, e5.
         let m = Rank::Marshal.index();
-        let before = marginal(&t.belief(&view), "e7")[m];
-        blue_moves(&mut t, &mut view, "e7e6");
-        let one = marginal(&t.belief(&view), "e6")[m];
-        view.side = Color::Blue;
-        blue_moves(&mut t, &mut view, "e6e5");
-        let two = marginal(&t.belief(&view), "e5")[m];
+        let walk = |seen: bool| {
+            let mut view = duel_view(
+                Rules::default(),
+                &[("e2", Rank::General, seen), ("a1", Rank::Flag, false)],
+                &BLUE,
+            );
+            let mut t = Tracker::new(&view);
+            let before = marginal(&t.belief(&view), "e7")[m];
+            blue_moves(&mut t, &mut view, "e7e6");
+            let one = marginal(&t.belief(&view), "e6")[m];
+            view.side = Color::Blue;
+            blue_moves(&mut t, &mut view, "e6e5");
+            [before, one, marginal(&t.belief(&view), "e5")[m]]
+        };
+        let [before, one, two] = walk(true);
         assert!(one > 1.3 * before, "Marshal {before} -> {one}");
         // The second step of the walk tells more again (not damped).
         assert!(two > 1.2 * one, "Marshal {one} -> {two}");
         // The same steps with our General unseen tell nothing of the Marshal.
-        let mut plain = duel_view(
-            Rules::default(),
-            &[("e2", Rank::General, false), ("a1", Rank::Flag, false)],
-            &BLUE,
-        );
-        let mut t = Tracker::new(&plain);
-        blue_moves(&mut t, &mut plain, "e7e6");
-        plain.side = Color::Blue;
-        blue_moves(&mut t, &mut plain, "e6e5");
-        assert!(marginal(&t.belief(&plain), "e5")[m] < 0.8 * two);
+        assert!(walk(false)[2] < 0.8 * two);
     }
 
     #[test]

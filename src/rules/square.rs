@@ -91,6 +91,12 @@ impl Square {
         Some((Square::new(f - b'a', d1 - b'1'), 2))
     }
 
+    /// Manhattan distance (steps along files and ranks).
+    #[inline]
+    pub fn distance(self, other: Square) -> u32 {
+        u32::from(self.file().abs_diff(other.file()) + self.rank().abs_diff(other.rank()))
+    }
+
     /// Manhattan neighbours test.
     #[inline]
     pub fn is_adjacent(self, other: Square) -> bool {

@@ -310,8 +310,10 @@ thread_local! {
 /// enemy piece needs its walk to the entry (taking what stands there: a Bomb only for a
 /// Miner), and our piece able to stop it must by then stand on the entry or beside it
 /// (walks counted exactly, from the kept maps). A stopper behind its own Bombs, or beside
-/// the wrong side of the Flag, is no stopper; who moves next decides a tie.
-fn flag_danger(pos: &Position, color: Color, flag: usize, guessed: bool, own: bool) -> i32 {
+/// the wrong side of the Flag, is no stopper; who moves next decides a tie. `own`: the
+/// movable ranks the enemy hides (bit `Rank as u8`), when this is the searcher's own Flag
+/// in a sampled world (`OWN_RACE_FACTOR`).
+fn flag_danger(pos: &Position, color: Color, flag: usize, guessed: bool, own: Option<u16>) -> i32 {
     let c = color.index();
     let movers = pos.bb[c][1] | pos.bb[c][2];
     let still = pos.bb[c][0] & !movers;
@@ -332,14 +334,14 @@ fn flag_danger(pos: &Position, color: Color, flag: usize, guessed: bool, own: bo
 }
 
 /// `flag_danger` with the Flag's maps at hand.
-fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps, guessed: bool, own: bool) -> i32 {
+fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps, guessed: bool, own: Option<u16>) -> i32 {
     const MARSHAL: usize = Rank::Marshal as usize;
     const MINER: usize = Rank::Miner as usize;
     const SPY: usize = Rank::Spy as usize;
     // The enemy's pieces that could take the Flag within reach: (square, rank, steps, raced
     // as a Miner instead of its rank). In a sampled world, while the enemy hides a Miner,
     // the searcher's own Flag also races each unseen enemy mover as one.
-    let fear_miners = own && hides_miner(pos, color.flip());
+    let fear_miners = own.is_some_and(|hidden| hidden & 1 << MINER != 0);
     let mut intruders = [(0usize, 0usize, 0i32, false); 40];
     let mut n_in = 0;
     let mut bits = pos.bb[color.flip().index()][1] | pos.bb[color.flip().index()][2];
@@ -427,7 +429,7 @@ fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps, guessed: b
                 .map_or(0, |&w| w + RACE_STEP * gap.min(RACE_GAP)),
             None => FLAG_DANGER.get(to_flag as usize).copied().unwrap_or(0),
         };
-        if own && race.is_some() {
+        if own.is_some() && race.is_some() {
             w *= OWN_RACE_FACTOR;
         }
         if miner_too {
@@ -446,19 +448,6 @@ fn race(pos: &Position, color: Color, movers: u128, maps: &EntryMaps, guessed: b
     } else {
         danger + as_miner
     }
-}
-
-/// Whether `color` has a Miner the enemy has not seen.
-fn hides_miner(pos: &Position, color: Color) -> bool {
-    let mut bits = pos.bb[color.index()][1];
-    while bits != 0 {
-        let sq = square_of(bits);
-        bits &= bits - 1;
-        if (pos.cells[sq] & RANK_MASK) as usize == Rank::Miner as usize && pos.flags[sq] & REVEALED == 0 {
-            return true;
-        }
-    }
-    false
 }
 
 /// For a side ahead on material: how near its nearest piece that could take the enemy
@@ -722,12 +711,12 @@ pub fn evaluate_guessing(pos: &Position, guessed: Option<Color>) -> i32 {
     let mut s = ours + chase(pos, us, movers(us), their_hidden) - theirs - chase(pos, them, movers(them), our_hidden);
     let (our_flag, their_flag) = (flag_square(pos, us), flag_square(pos, them));
     let unseen = |c: Color, f: usize| guessed == Some(c) && pos.flags[f] & REVEALED == 0;
-    let own = |c: Color| guessed == Some(c.flip());
+    let own = |c: Color, hidden: u16| (guessed == Some(c.flip())).then_some(hidden);
     if let Some(f) = our_flag {
-        s -= flag_danger(pos, us, f, unseen(us, f), own(us));
+        s -= flag_danger(pos, us, f, unseen(us, f), own(us, their_hidden));
     }
     if let Some(f) = their_flag {
-        s += flag_danger(pos, them, f, unseen(them, f), own(them));
+        s += flag_danger(pos, them, f, unseen(them, f), own(them, our_hidden));
     }
     // The hunt goes to the side ahead (the material and secrecy part of the score).
     if s >= HUNT_LEAD {
@@ -862,11 +851,11 @@ mod tests {
         };
         let (three, one) = (position(3), position(1));
         let flag = Square::new(4, 9).index();
-        let single = flag_danger(&one, Color::Blue, flag, false, false);
+        let single = flag_danger(&one, Color::Blue, flag, false, None);
         assert!(single >= RACE_DANGER[1], "{single}");
-        assert_eq!(flag_danger(&three, Color::Blue, flag, false, false), 3 * single);
+        assert_eq!(flag_danger(&three, Color::Blue, flag, false, None), 3 * single);
         assert_eq!(
-            flag_danger(&three, Color::Blue, flag, true, false),
+            flag_danger(&three, Color::Blue, flag, true, None),
             single >> GUESSED_FLAG_SHIFT
         );
         // Red to move: a searcher guessing Blue's Flag sees the smaller race; an
@@ -976,7 +965,7 @@ mod tests {
         let blue_to_move = |captain: (u8, u8)| {
             let mut p = position(captain);
             p.side = Color::Blue;
-            flag_danger(&p, Color::Red, Square::new(0, 2).index(), false, false)
+            flag_danger(&p, Color::Red, Square::new(0, 2).index(), false, None)
         };
         assert_eq!(blue_to_move((3, 3)), FLAG_DANGER[4]);
         assert_eq!(blue_to_move((4, 3)), RACE_DANGER[4] + RACE_STEP);
@@ -998,7 +987,7 @@ mod tests {
                 (0, 4, Color::Blue, rank, REVEALED),
                 (9, 9, Color::Blue, Rank::Flag, 0),
             ]);
-            flag_danger(&p, Color::Red, Square::new(0, 0).index(), false, false)
+            flag_danger(&p, Color::Red, Square::new(0, 0).index(), false, None)
         };
         assert_eq!(with(Rank::Lieutenant), 0);
         // Four steps to a2 (a4, a3, a2 and the Flag: the Bomb on a3 is one of them).
@@ -1027,7 +1016,9 @@ mod tests {
                     .iter()
                     .map(|&(f, r)| (f, r, Color::Blue, Rank::Lieutenant, walker_flags)),
             );
-            flag_danger(&board(&pieces), Color::Red, Square::new(0, 0).index(), false, own)
+            let p = board(&pieces);
+            let blue_hides = own.then(|| side_material(&p, Color::Blue).1);
+            flag_danger(&p, Color::Red, Square::new(0, 0).index(), false, blue_hides)
         };
         let as_miner = OWN_RACE_FACTOR * (RACE_DANGER[4] + RACE_STEP * RACE_GAP);
         assert_eq!(danger(&[(0, 4)], MOVED, 0, true), as_miner);
