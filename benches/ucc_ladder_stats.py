@@ -5,8 +5,8 @@
 
 For every OUTDIR/<opponent>/<i>.out (the manager's result line) and <i>.log (its -o log),
 with Marshal the player whose path ends in /marshal: wins, draws, losses and score; games
-in which Marshal's Marshal (UCC '1') died attacking a Bomb; games in which Marshal's Flag
-was taken; games that ended by an error (not counted in the score). Lost, drawn and failed
+in which Marshal's Marshal (UCC '1') died attacking a Bomb; how many times its General or
+a Colonel (UCC '2', '3') did; games in which Marshal's Flag was taken; games that ended by an error (not counted in the score). Lost, drawn and failed
 games are listed on stderr, a draw with the turn of its last capture (a draw at the turn
 cap long after the last capture is a game neither side found a way forward in).
 """
@@ -24,10 +24,10 @@ def is_marshal(name):
 
 def game(out_path, log_path):
     """(result from Marshal's side: 'W', 'D', 'L' or 'E', marshal_on_bomb, flag_lost, turns, why,
-    turn of the last fight or None)."""
+    turn of the last fight or None, General and Colonel deaths on Bombs)."""
     line = open(out_path).read().split()
     if len(line) < 4:
-        return "E", False, False, 0, "no result line", None
+        return "E", False, False, 0, "no result line", None, 0
     name, colour, outcome, turns = line[0], line[1], line[2], int(line[3])
     if outcome in DRAWS:
         res = "D"
@@ -39,6 +39,7 @@ def game(out_path, log_path):
     ours = None
     bomb = flag = False
     last_fight = None
+    top_on_bomb = 0
     if os.path.exists(log_path):
         for l in open(log_path):
             w = l.split()
@@ -49,27 +50,30 @@ def game(out_path, log_path):
                     last_fight = w[0]
                 if w[1] == ours and w[-3:] == ["DIES", "1", "B"]:
                     bomb = True
+                if w[1] == ours and w[-3:] in (["DIES", "2", "B"], ["DIES", "3", "B"]):
+                    top_on_bomb += 1
                 if w[1] != ours and w[-1] == "VICTORY_FLAG":
                     flag = True
-    return res, bomb, flag, turns, outcome, last_fight
+    return res, bomb, flag, turns, outcome, last_fight, top_on_bomb
 
 
 def main():
     root = sys.argv[1]
     rows = []
-    total = {"W": 0, "D": 0, "L": 0, "E": 0, "bomb": 0, "flag": 0, "n": 0}
+    total = {"W": 0, "D": 0, "L": 0, "E": 0, "bomb": 0, "top": 0, "flag": 0, "n": 0}
     for opp in sorted(os.listdir(root)):
         d = os.path.join(root, opp)
         if not os.path.isdir(d):
             continue
-        c = {"W": 0, "D": 0, "L": 0, "E": 0, "bomb": 0, "flag": 0, "n": 0}
+        c = {"W": 0, "D": 0, "L": 0, "E": 0, "bomb": 0, "top": 0, "flag": 0, "n": 0}
         outs = sorted((f for f in os.listdir(d) if f.endswith(".out")), key=lambda f: int(f[:-4]))
         for f in outs:
             i = f[:-4]
-            res, bomb, flag, turns, why, last_fight = game(os.path.join(d, f), os.path.join(d, i + ".log"))
+            res, bomb, flag, turns, why, last_fight, top = game(os.path.join(d, f), os.path.join(d, i + ".log"))
             c[res] += 1
             c["n"] += 1
             c["bomb"] += bomb
+            c["top"] += top
             c["flag"] += flag
             if res in "LE":
                 print(f"{opp} game {i}: {res} ({why} at turn {turns})", file=sys.stderr)
@@ -80,13 +84,14 @@ def main():
             rows.append((opp, c))
             for k in total:
                 total[k] += c[k]
-    print("| opponent | games | W/D/L | score | Marshal on a Bomb | Flag lost | errors |")
-    print("|---|---|---|---|---|---|---|")
+    print("| opponent | games | W/D/L | score | Marshal on a Bomb | General/Colonel on a Bomb "
+          "| Flag lost | errors |")
+    print("|---|---|---|---|---|---|---|---|")
     for opp, c in rows + [("all", total)]:
         played = c["W"] + c["D"] + c["L"]
         score = 100.0 * (c["W"] + 0.5 * c["D"]) / played if played else 0.0
         print(f"| {opp} | {c['n']} | {c['W']}/{c['D']}/{c['L']} | {score:.1f}% | "
-              f"{c['bomb']} | {c['flag']} | {c['E']} |")
+              f"{c['bomb']} | {c['top']} | {c['flag']} | {c['E']} |")
 
 
 if __name__ == "__main__":
