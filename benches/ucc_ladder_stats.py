@@ -6,9 +6,10 @@
 For every OUTDIR/<opponent>/<i>.out (the manager's result line) and <i>.log (its -o log),
 with Marshal the player whose path ends in /marshal: wins, draws, losses and score; games
 in which Marshal's Marshal (UCC '1') died attacking a Bomb; how many times its General or
-a Colonel (UCC '2', '3') did; games in which Marshal's Flag was taken; games that ended by an error (not counted in the score). Lost, drawn and failed
-games are listed on stderr, a draw with the turn of its last capture (a draw at the turn
-cap long after the last capture is a game neither side found a way forward in).
+a Colonel (UCC '2', '3') did; games in which Marshal's Flag was taken; games that ended by
+an error (not counted in the score). Lost, drawn and failed games are listed on stderr, a
+draw with the turn of its last capture (a draw at the turn cap long after the last capture
+is a game neither side found a way forward in).
 """
 import os
 import sys
@@ -16,6 +17,8 @@ import sys
 WIN_FOR_NAMED = {"VICTORY": 1, "DEFAULT": 1, "DEFEAT": 0, "SURRENDER": 0, "ILLEGAL": 0}
 DRAWS = {"DRAW", "DRAW_DEFAULT"}
 FIGHTS = {"KILLS", "DIES", "BOTHDIE"}
+# What main counts per opponent and over all.
+COUNTS = ("W", "D", "L", "E", "bomb", "top", "flag", "n")
 
 
 def is_marshal(name):
@@ -60,16 +63,17 @@ def game(out_path, log_path):
 def main():
     root = sys.argv[1]
     rows = []
-    total = {"W": 0, "D": 0, "L": 0, "E": 0, "bomb": 0, "top": 0, "flag": 0, "n": 0}
+    total = dict.fromkeys(COUNTS, 0)
     for opp in sorted(os.listdir(root)):
         d = os.path.join(root, opp)
         if not os.path.isdir(d):
             continue
-        c = {"W": 0, "D": 0, "L": 0, "E": 0, "bomb": 0, "top": 0, "flag": 0, "n": 0}
+        c = dict.fromkeys(COUNTS, 0)
         outs = sorted((f for f in os.listdir(d) if f.endswith(".out")), key=lambda f: int(f[:-4]))
         for f in outs:
             i = f[:-4]
-            res, bomb, flag, turns, why, last_fight, top = game(os.path.join(d, f), os.path.join(d, i + ".log"))
+            res, bomb, flag, turns, why, last_fight, top = game(
+                os.path.join(d, f), os.path.join(d, i + ".log"))
             c[res] += 1
             c["n"] += 1
             c["bomb"] += bomb
