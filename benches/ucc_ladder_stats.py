@@ -51,10 +51,9 @@ def game(out_path, log_path):
             if len(w) >= 4 and w[1] in ("RED:", "BLU:"):
                 if FIGHTS.intersection(w[2:]):
                     last_fight = w[0]
-                if w[1] == ours and w[-3:] == ["DIES", "1", "B"]:
-                    bomb = True
-                if w[1] == ours and w[-3:] in (["DIES", "2", "B"], ["DIES", "3", "B"]):
-                    top_on_bomb += 1
+                if w[1] == ours and w[-3] == "DIES" and w[-1] == "B":
+                    bomb |= w[-2] == "1"
+                    top_on_bomb += w[-2] in ("2", "3")
                 if w[1] != ours and w[-1] == "VICTORY_FLAG":
                     flag = True
     return res, bomb, flag, turns, outcome, last_fight, top_on_bomb
