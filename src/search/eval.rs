@@ -511,7 +511,7 @@ fn pocket(pos: &Position, color: Color, sq: usize, v: i32) -> i32 {
 #[cfg(test)]
 fn side_score(pos: &Position, color: Color) -> i32 {
     let movers = pos.bb[color.index()][1] | pos.bb[color.index()][2];
-    side_material(pos, color).0 + chase(pos, color, movers, side_material(pos, color.flip()).1)
+    side_material(pos, color).0 + chase(pos, color, movers, side_material(pos, color.flip()).1, false)
 }
 
 /// Material and hidden-rank bonus of `color` (all but the chase), and the movable ranks of
@@ -573,11 +573,12 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
 /// How near `color`'s pieces able to take the enemy's seen movable pieces stand to them
 /// (`CHASE_REACH`, and `CHASE_TOP` for the enemy's top pieces); `movers` are `color`'s
 /// movable pieces.
-fn chase(pos: &Position, color: Color, movers: u128, hidden: u16) -> i32 {
+fn chase(pos: &Position, color: Color, movers: u128, hidden: u16, bold: bool) -> i32 {
     let them = color.flip().index();
     let adv = pos.rules.attacker_advantage;
-    let spy_lives = pos.counts[them][Rank::Spy.index()] > 0;
-    // Drawn by the plain pull only: the Spy, and the Marshal while the enemy Spy lives.
+    let spy_lives = pos.counts[them][Rank::Spy.index()] > 0 && !bold;
+    // Drawn by the plain pull only: the Spy, and the Marshal while the enemy Spy lives
+    // (unless `bold`: see `evaluate_full`).
     let careful = |r: Rank| r == Rank::Spy || (r == Rank::Marshal && spy_lives);
     // Our free hunters, those drawn to unseen pieces (not the Spy, nor the Marshal while
     // the enemy Spy lives): their squares.
@@ -640,11 +641,13 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16) -> i32 {
             }
         }
         let plain = (v >> CHASE_SHIFT) * (CHASE_REACH - beat.min(CHASE_REACH));
-        // A seen Scout is no fair game: it outruns any walker.
+        // A seen Scout is no fair game: it outruns any walker. A bold side (a locked game)
+        // is drawn to trades as well: a trade is progress.
         let fair = if tr == Rank::Scout {
             0
         } else {
-            FAIR_STEP * (FAIR_REACH - hard.min(FAIR_REACH))
+            let near = if bold { hard.min(trade) } else { hard };
+            FAIR_STEP * (FAIR_REACH - near.min(FAIR_REACH))
         };
         s += if v >= CHASE_TOP {
             let near = hard.min(trade).min(CHASE_TOP_REACH);
@@ -704,11 +707,22 @@ pub fn evaluate(pos: &Position) -> i32 {
 /// only its most dangerous intruder, a quarter of it (`GUESSED_FLAG_SHIFT`).
 #[inline]
 pub fn evaluate_guessing(pos: &Position, guessed: Option<Color>) -> i32 {
+    evaluate_full(pos, guessed, None)
+}
+
+/// `evaluate_guessing` with `bold`'s Marshal drawn to seen enemy pieces as hard as any
+/// other piece even while the enemy Spy lives, and `bold`'s pieces drawn to seen enemy
+/// pieces of their own rank (a trade) below a Colonel too: the searcher's side, once the
+/// game is locked (see `LOCK_FROM` in the search).
+#[inline]
+pub fn evaluate_full(pos: &Position, guessed: Option<Color>, bold: Option<Color>) -> i32 {
     let us = pos.side_to_move();
     let them = us.flip();
     let ((ours, our_hidden), (theirs, their_hidden)) = (side_material(pos, us), side_material(pos, them));
     let movers = |c: Color| pos.bb[c.index()][1] | pos.bb[c.index()][2];
-    let mut s = ours + chase(pos, us, movers(us), their_hidden) - theirs - chase(pos, them, movers(them), our_hidden);
+    let mut s = ours + chase(pos, us, movers(us), their_hidden, bold == Some(us))
+        - theirs
+        - chase(pos, them, movers(them), our_hidden, bold == Some(them));
     let (our_flag, their_flag) = (flag_square(pos, us), flag_square(pos, them));
     let unseen = |c: Color, f: usize| guessed == Some(c) && pos.flags[f] & REVEALED == 0;
     let own = |c: Color, hidden: u16| (guessed == Some(c.flip())).then_some(hidden);
@@ -802,6 +816,56 @@ mod tests {
         );
         assert_eq!(walk(REVEALED, Rank::General) - walk(0, Rank::General), 5 * step);
         assert_eq!(walk(REVEALED, Rank::Colonel), walk(0, Rank::Colonel));
+    }
+
+    #[test]
+    fn a_bold_marshal_is_drawn_to_trade_with_the_seen_marshal_despite_the_spy() {
+        // Blue's seen Marshal on f6, its unseen Spy unmoved on j10; Red's Marshal walks
+        // from b2 to e4. Careful (the Spy lives) it is drawn by nothing it beats; bold,
+        // it is drawn to the trade as any other piece: 1/32 of a Marshal a step.
+        let walk = |bold: Option<Color>| {
+            let with = |at: (u8, u8)| {
+                evaluate_full(
+                    &board(&[
+                        (0, 0, Color::Red, Rank::Flag, 0),
+                        (0, 9, Color::Blue, Rank::Flag, 0),
+                        (9, 9, Color::Blue, Rank::Spy, 0),
+                        (5, 5, Color::Blue, Rank::Marshal, REVEALED | MOVED),
+                        (at.0, at.1, Color::Red, Rank::Marshal, MOVED),
+                    ]),
+                    None,
+                    bold,
+                )
+            };
+            with((4, 3)) - with((1, 1))
+        };
+        let step = VALUES[Rank::Marshal.index()] >> CHASE_TOP_SHIFT;
+        assert_eq!(walk(Some(Color::Red)) - walk(None), 5 * step);
+        // Only the side named bold: Blue bold changes nothing for Red's walk.
+        assert_eq!(walk(Some(Color::Blue)), walk(None));
+    }
+
+    #[test]
+    fn a_bold_side_is_drawn_to_trade_below_a_colonel() {
+        // Blue's seen Captain on f6; Red's Captain walks from b2 to e4 (8 and 3 steps).
+        // Careful, nothing of Red's takes it: no pull. Bold, the trade draws the Captain
+        // `FAIR_STEP` a step within `FAIR_REACH`.
+        let walk = |bold: Option<Color>| {
+            let with = |at: (u8, u8)| {
+                evaluate_full(
+                    &board(&[
+                        (0, 0, Color::Red, Rank::Flag, 0),
+                        (0, 9, Color::Blue, Rank::Flag, 0),
+                        (5, 5, Color::Blue, Rank::Captain, REVEALED | MOVED),
+                        (at.0, at.1, Color::Red, Rank::Captain, MOVED),
+                    ]),
+                    None,
+                    bold,
+                )
+            };
+            with((4, 3)) - with((1, 1))
+        };
+        assert_eq!(walk(Some(Color::Red)) - walk(None), 5 * FAIR_STEP);
     }
 
     #[test]
@@ -1109,7 +1173,7 @@ mod tests {
                 (5, 8, Color::Blue, target, REVEALED | MOVED),
                 (9, 9, Color::Blue, Rank::Flag, 0),
             ]);
-            chase(&p, Color::Red, p.bb[0][1] | p.bb[0][2], 0)
+            chase(&p, Color::Red, p.bb[0][1] | p.bb[0][2], 0, false)
         };
         assert_eq!(with(Rank::Scout, 0), with(Rank::Scout, 5));
         assert!(with(Rank::Sergeant, 5) >= with(Rank::Sergeant, 0) + 5 * FAIR_STEP);
