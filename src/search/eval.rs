@@ -576,10 +576,10 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
 fn chase(pos: &Position, color: Color, movers: u128, hidden: u16, bold: bool) -> i32 {
     let them = color.flip().index();
     let adv = pos.rules.attacker_advantage;
-    let spy_lives = pos.counts[them][Rank::Spy.index()] > 0 && !bold;
     // Drawn by the plain pull only: the Spy, and the Marshal while the enemy Spy lives
     // (unless `bold`: see `evaluate_full`).
-    let careful = |r: Rank| r == Rank::Spy || (r == Rank::Marshal && spy_lives);
+    let spy_feared = !bold && pos.counts[them][Rank::Spy.index()] > 0;
+    let careful = |r: Rank| r == Rank::Spy || (r == Rank::Marshal && spy_feared);
     // Our free hunters, those drawn to unseen pieces (not the Spy, nor the Marshal while
     // the enemy Spy lives): their squares.
     let hunters = if hidden == 0 {
@@ -818,27 +818,30 @@ mod tests {
         assert_eq!(walk(REVEALED, Rank::Colonel), walk(0, Rank::Colonel));
     }
 
+    /// What Red's `mover` gains walking from b2 to e4 (8 and 3 steps from f6) towards
+    /// Blue's seen piece of the same rank on f6, with `extra` Blue pieces and `bold` as
+    /// given.
+    fn bold_walk(mover: Rank, extra: &[(u8, u8, Color, Rank, u8)], bold: Option<Color>) -> i32 {
+        let with = |at: (u8, u8)| {
+            let mut pieces = vec![
+                (0, 0, Color::Red, Rank::Flag, 0),
+                (0, 9, Color::Blue, Rank::Flag, 0),
+                (5, 5, Color::Blue, mover, REVEALED | MOVED),
+                (at.0, at.1, Color::Red, mover, MOVED),
+            ];
+            pieces.extend_from_slice(extra);
+            evaluate_full(&board(&pieces), None, bold)
+        };
+        with((4, 3)) - with((1, 1))
+    }
+
     #[test]
     fn a_bold_marshal_is_drawn_to_trade_with_the_seen_marshal_despite_the_spy() {
         // Blue's seen Marshal on f6, its unseen Spy unmoved on j10; Red's Marshal walks
         // from b2 to e4. Careful (the Spy lives) it is drawn by nothing it beats; bold,
         // it is drawn to the trade as any other piece: 1/32 of a Marshal a step.
-        let walk = |bold: Option<Color>| {
-            let with = |at: (u8, u8)| {
-                evaluate_full(
-                    &board(&[
-                        (0, 0, Color::Red, Rank::Flag, 0),
-                        (0, 9, Color::Blue, Rank::Flag, 0),
-                        (9, 9, Color::Blue, Rank::Spy, 0),
-                        (5, 5, Color::Blue, Rank::Marshal, REVEALED | MOVED),
-                        (at.0, at.1, Color::Red, Rank::Marshal, MOVED),
-                    ]),
-                    None,
-                    bold,
-                )
-            };
-            with((4, 3)) - with((1, 1))
-        };
+        let spy = [(9, 9, Color::Blue, Rank::Spy, 0)];
+        let walk = |bold| bold_walk(Rank::Marshal, &spy, bold);
         let step = VALUES[Rank::Marshal.index()] >> CHASE_TOP_SHIFT;
         assert_eq!(walk(Some(Color::Red)) - walk(None), 5 * step);
         // Only the side named bold: Blue bold changes nothing for Red's walk.
@@ -850,21 +853,7 @@ mod tests {
         // Blue's seen Captain on f6; Red's Captain walks from b2 to e4 (8 and 3 steps).
         // Careful, nothing of Red's takes it: no pull. Bold, the trade draws the Captain
         // `FAIR_STEP` a step within `FAIR_REACH`.
-        let walk = |bold: Option<Color>| {
-            let with = |at: (u8, u8)| {
-                evaluate_full(
-                    &board(&[
-                        (0, 0, Color::Red, Rank::Flag, 0),
-                        (0, 9, Color::Blue, Rank::Flag, 0),
-                        (5, 5, Color::Blue, Rank::Captain, REVEALED | MOVED),
-                        (at.0, at.1, Color::Red, Rank::Captain, MOVED),
-                    ]),
-                    None,
-                    bold,
-                )
-            };
-            with((4, 3)) - with((1, 1))
-        };
+        let walk = |bold| bold_walk(Rank::Captain, &[], bold);
         assert_eq!(walk(Some(Color::Red)) - walk(None), 5 * FAIR_STEP);
     }
 

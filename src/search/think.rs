@@ -1510,14 +1510,21 @@ mod tests {
         assert_eq!(attacks(190), 4, "a stale game");
     }
 
-    #[test]
-    fn a_move_costs_more_the_more_often_its_placement_stood() {
+    /// Red's Colonel on e4 and Blue's on e9, both Flags in corners, without the
+    /// repetition rules (as in the UCC 2012 manager).
+    fn two_colonels() -> Position {
         let mut pos = classic(&[("a1", "rF"), ("e4", "r8"), ("a10", "bF"), ("e9", "b8")], 'r', "full");
         pos.set_rules(Rules {
             two_squares: None,
             more_squares: false,
             ..Rules::default()
         });
+        pos
+    }
+
+    #[test]
+    fn a_move_costs_more_the_more_often_its_placement_stood() {
+        let mut pos = two_colonels();
         let mv = |s: &str| Move::parse(s).unwrap();
         // Red's Colonel goes round e4, f4, g4, f4 while Blue's goes round e9, f9.
         let ours = ["e4f4", "f4g4", "g4f4", "f4e4"];
@@ -1550,16 +1557,13 @@ mod tests {
 
     #[test]
     fn locked_and_far_ahead_the_fourth_repeat_costs_half_the_lead() {
-        let mut pos = classic(&[("a1", "rF"), ("e4", "r8"), ("a10", "bF"), ("e9", "b8")], 'r', "full");
-        pos.set_rules(Rules {
-            two_squares: None,
-            more_squares: false,
-            ..Rules::default()
-        });
+        let mut pos = two_colonels();
         let mv = |s: &str| Move::parse(s).unwrap();
-        // Both sides walk away and back for LOCK_FROM plies without an attack: Red's
-        // Colonel along rank 4 to a4 and back, Blue's along rank 9 from e9 to j9 and back;
-        // then Red's Colonel goes e4, f4 and back while Blue's waits on e9/f9.
+        // Both sides walk to and fro for LOCK_FROM plies without an attack: Red's Colonel
+        // between a4 and j4 (starting towards a4), Blue's between a9 and j9 (starting
+        // towards j9). Then Red's step one file towards a4 (to b4 from a4) makes a
+        // placement that stood one to three times before: each time costs an eighth of
+        // the lead when 1000 ahead, `REPEAT_STEP` when even.
         let (mut f, mut df) = (4i32, -1i32);
         let (mut g, mut dg) = (4i32, 1i32);
         let sq = |file: i32, rank: char| format!("{}{}", (b'a' + file as u8) as char, rank);
