@@ -208,3 +208,29 @@ fn flag_scout_in_sparse_armies() {
         assert!(explain(&s).iter().all(|c| c.kind != Kind::Hard || c.pass), "{s:?}");
     }
 }
+
+/// A dense army's Flag may leave one side open, but never the front: the front is the one
+/// side a piece from the enemy reaches without taking a second piece first.
+#[test]
+fn flag_guard_never_leaves_the_front_open() {
+    let v = Variant::CLASSIC;
+    let guard = |s: &str| {
+        let s = Setup::parse(s, &v).unwrap();
+        explain(&s).into_iter().find(|c| c.name == "T1 flag-guard").unwrap()
+    };
+    // Flag on d1: the left side (a Scout) open, the front and the right bombed.
+    let side_open = guard("342FBBBB23/223B28B634/5M53628S57/5277244966");
+    assert!(side_open.pass, "{side_open}");
+    // The same with the Scout and the front Bomb swapped: both sides bombed, front open.
+    let front_open = guard("34BFBBBB23/223228B634/5M53628S57/5277244966");
+    assert!(!front_open.pass, "{front_open}");
+    // Generated setups never leave it open (2,000 of them, each kind of army that fills its
+    // zone).
+    for name in ["classic", "compact"] {
+        let v = Variant::parse(name).unwrap();
+        for s in many(&v, 2000, 11) {
+            let g = explain(&s).into_iter().find(|c| c.name == "T1 flag-guard").unwrap();
+            assert!(g.pass, "{name} {s}: {g}");
+        }
+    }
+}

@@ -305,17 +305,21 @@ pub fn explain(setup: &Setup) -> Vec<Check> {
             }
         }
         let share = if nn == 0 { 0.0 } else { nb as f64 / nn as f64 };
-        // T1: a dense army's Flag keeps at most one side free of Bombs, and none in a
-        // corner: games lost to a lone Miner or Scout walking in through the open side
-        // of a corner Flag with one Bomb, or a Flag with no Bomb at all.
+        // T1: a dense army's Flag keeps at most one side free of Bombs, never its front
+        // and none in a corner: games lost to a lone Miner or Scout walking in through
+        // the open side of a corner Flag with one Bomb, or a Flag with no Bomb at all,
+        // and to a Captain walking in over the Scout in front of a Flag bombed on both
+        // sides (the front is the one side an attacker reaches without first taking a
+        // second piece).
         if dense {
             let open = flags
                 .iter()
                 .map(|&(r, c)| {
                     let n = g.neighbours(r, c);
                     let free = n.iter().filter(|&&(a, b)| g.at(a, b) != Some(Rank::Bomb)).count();
-                    if n.len() <= 2 && free > 0 {
-                        2
+                    let front_open = r < g.front() && g.at(r + 1, c) != Some(Rank::Bomb);
+                    if (n.len() <= 2 && free > 0) || front_open {
+                        free.max(2)
                     } else {
                         free
                     }

@@ -8,7 +8,7 @@ use rand::Rng;
 /// Share of setups whose Flag gets a Bomb on every side (T1); humans: 44%.
 const P_FLAG_FULL: f64 = 0.60;
 /// Share of dense armies' (classic, compact) Flags with a Bomb on every side; the others
-/// leave one side open (T1 flag-guard allows no more).
+/// leave one side open, never the front (T1 flag-guard allows no more).
 const P_FLAG_FULL_DENSE: f64 = 0.75;
 /// Share with some but not all sides bombed; the rest (10%) leave the Flag bare as a bluff.
 const P_FLAG_PARTIAL: f64 = 0.30;
@@ -164,6 +164,19 @@ fn draw<R: Rng>(v: &Variant, w: &Weights, t: &Thresholds, rng: &mut R) -> Setup 
             let s = sides.swap_remove(i);
             if bomb_ok(&grid, s.0) {
                 place(&mut grid, &mut left, Rank::Bomb, s);
+            }
+        }
+        // T1 flag-guard: a dense army's open side is never the front. Moving a side Bomb
+        // there (rather than drawing the sides anew) leaves every other setup unchanged.
+        let ahead = (sq.0 + 1, sq.1);
+        if dense && ahead.0 < rows && grid[ahead.0][ahead.1].is_none() && bomb_ok(&grid, ahead.0) {
+            let side = neighbours(rows, cols, sq.0, sq.1)
+                .into_iter()
+                .find(|&(r, c)| r == sq.0 && grid[r][c] == Some(Rank::Bomb));
+            if let Some((r, c)) = side {
+                grid[r][c] = None;
+                left[Rank::Bomb.index()] += 1;
+                place(&mut grid, &mut left, Rank::Bomb, ahead);
             }
         }
     }
