@@ -482,26 +482,19 @@ impl Tracker {
     /// if it stands 3 to `PURSUIT_REACH` steps away, else the nearest (Manhattan, ties to
     /// the strongest) if that one does.
     fn nearest_seen(&self, view: &Position, sq: Square) -> Option<(Square, Rank)> {
-        let seen: Vec<(Square, Rank)> = self
-            .variant
+        let in_reach = |n: Square| (3..=PURSUIT_REACH).contains(&sq.distance(n));
+        self.variant
             .squares()
             .filter_map(|n| {
                 let p = view.piece_at(n)?;
                 (p.color() == self.us && p.rank().is_movable() && view.flags_at(n) & REVEALED != 0)
                     .then_some((n, p.rank()))
             })
-            .collect();
-        let in_reach = |&(n, _): &(Square, Rank)| (3..=PURSUIT_REACH).contains(&sq.distance(n));
-        seen.iter()
-            .copied()
-            .filter(|&(_, k)| k == Rank::Marshal)
-            .find(in_reach)
-            .or_else(|| {
-                seen.iter()
-                    .copied()
-                    .min_by_key(|&(n, k)| (sq.distance(n), std::cmp::Reverse(k as u8)))
-                    .filter(in_reach)
+            .min_by_key(|&(n, k)| {
+                let marshal_in_reach = k == Rank::Marshal && in_reach(n);
+                (!marshal_in_reach, sq.distance(n), std::cmp::Reverse(k as u8))
             })
+            .filter(|&(n, _)| in_reach(n))
     }
 
     /// The log-likelihood per rank of one observation, and whether the piece stayed put.
@@ -783,6 +776,19 @@ mod tests {
         (before, marginal(&t.belief(&view), &mv[2..]))
     }
 
+    /// With `ours` on the board (square, rank, seen by Blue), Blue's e7 walks e7-e6-e5: its
+    /// probabilities on e7, e6 and e5.
+    fn walk_e7_e5(ours: &[(&str, Rank, bool)]) -> [[f64; NUM_RANKS]; 3] {
+        let mut view = duel_view(Rules::default(), ours, &BLUE);
+        let mut t = Tracker::new(&view);
+        let before = marginal(&t.belief(&view), "e7");
+        blue_moves(&mut t, &mut view, "e7e6");
+        let one = marginal(&t.belief(&view), "e6");
+        view.side = Color::Blue;
+        blue_moves(&mut t, &mut view, "e6e5");
+        [before, one, marginal(&t.belief(&view), "e5")]
+    }
+
     #[test]
     fn a_charge_at_the_seen_marshal_points_to_the_spy() {
         let (before, after) = one_step("e5", Rank::Marshal, true, "e7e6");
@@ -815,20 +821,7 @@ mod tests {
         // Our General on e2, seen or not; Blue's e7 walks e7-e6-e5 (5, then 4, then 3
         // steps away: beyond the near channel's two). The Marshal's share at e7, e6, e5.
         let m = Rank::Marshal.index();
-        let walk = |seen: bool| {
-            let mut view = duel_view(
-                Rules::default(),
-                &[("e2", Rank::General, seen), ("a1", Rank::Flag, false)],
-                &BLUE,
-            );
-            let mut t = Tracker::new(&view);
-            let before = marginal(&t.belief(&view), "e7")[m];
-            blue_moves(&mut t, &mut view, "e7e6");
-            let one = marginal(&t.belief(&view), "e6")[m];
-            view.side = Color::Blue;
-            blue_moves(&mut t, &mut view, "e6e5");
-            [before, one, marginal(&t.belief(&view), "e5")[m]]
-        };
+        let walk = |seen: bool| walk_e7_e5(&[("e2", Rank::General, seen), ("a1", Rank::Flag, false)]).map(|p| p[m]);
         let [before, one, two] = walk(true);
         assert!(one > 1.3 * before, "Marshal {before} -> {one}");
         // The second step of the walk tells more again (not damped).
@@ -843,21 +836,12 @@ mod tests {
         // walks e7-e6-e5 at the Marshal (5, then 4, then 3 steps away).
         let spy = Rank::Spy.index();
         let walk = |seen: bool| {
-            let mut view = duel_view(
-                Rules::default(),
-                &[
-                    ("e2", Rank::Marshal, seen),
-                    ("b6", Rank::Scout, true),
-                    ("a1", Rank::Flag, false),
-                ],
-                &BLUE,
-            );
-            let mut t = Tracker::new(&view);
-            let before = marginal(&t.belief(&view), "e7")[spy];
-            blue_moves(&mut t, &mut view, "e7e6");
-            view.side = Color::Blue;
-            blue_moves(&mut t, &mut view, "e6e5");
-            (before, marginal(&t.belief(&view), "e5")[spy])
+            let [before, _, after] = walk_e7_e5(&[
+                ("e2", Rank::Marshal, seen),
+                ("b6", Rank::Scout, true),
+                ("a1", Rank::Flag, false),
+            ]);
+            (before[spy], after[spy])
         };
         let (before, after) = walk(true);
         assert!(after > 3.0 * before, "Spy {before} -> {after}");

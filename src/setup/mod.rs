@@ -65,9 +65,8 @@
 //! 0.120), marshal-guard 93.7%. Flag squares: d1 16.9%, g1 16.3%, a1 10.7%, j1 10.4%, e1
 //! 9.2%, f1 9.2%, c1 8.2%, h1 7.5%, and 12 more squares below 2.5% (20 squares over all
 //! ten files; max share 16.9%, humans' own max is 15.4%); no Flag outside the back two
-//! rows. The walled-in check
-//! rejects about a quarter of the draws: 10,000 classic setups take about 4 s (`--report`
-//! prints the time), 0.4 ms each.
+//! rows. The walled-in check rejects about a quarter of the draws: 10,000 classic setups
+//! take about 4 s (`--report` prints the time), 0.4 ms each.
 //! With `--count 1000`, every other variant passes every hard check too, 1,000 distinct,
 //! Flag max share: compact 15.6%, duel 15.8%, duel-compact 14.5%, barrage 15.2%.
 //!
@@ -96,8 +95,8 @@
 //!   | mean | 0.048 | 0.016 | 0.303 |
 //!
 //!   The Bombs differ most because the generator follows T1/T9 more often than people do
-//!   (the Flag bombed on all sides but at most one, not the front, in 100% vs 50.5%), and the Spy because
-//!   of the T6 pull.
+//!   (the Flag bombed on all sides but at most one, not the front, in 100% vs 50.5%),
+//!   and the Spy because of the T6 pull.
 //! - A per-square naive Bayes classifier trained on half the setups and tested on the other
 //!   half tells generated from human setups 62.7% of the time (50% = chance), uniform
 //!   shuffles from human ones 93.2%.
