@@ -5,6 +5,8 @@
 //! converted file always holds a legal game. The formats and their limits are in
 //! `protocol.md`, section 2 (`marshal convert`).
 
+use crate::arena::arbiter::observed_token;
+use crate::arena::player::rule_options;
 use crate::rules::gravon::{self, META_BLUE_PLAYER, META_RED_PLAYER};
 use crate::rules::strados3::{parse_any, to_strados3};
 use crate::rules::{ucc_log, Color, EndReason, GameRecord, Move, Position, Rules, Setup, Variant};
@@ -21,7 +23,8 @@ pub struct ConvertArgs {
     #[arg(long)]
     pub position: Option<String>,
     /// What to print: `record`, `gravon`, `ucc` (games), `position`, `strados3` (a
-    /// position, or every position of a game, one per line).
+    /// position, or every position of a game, one per line), `commands` (the protocol
+    /// lines that tell an engine the game from one side: `--side`, `--ply`).
     #[arg(long)]
     pub to: String,
     /// The variant a StraDos3 string is read as (its captured pieces are this army less
@@ -34,6 +37,12 @@ pub struct ConvertArgs {
     /// Rule options for a position, or replacing a game's (repeatable NAME=VALUE).
     #[arg(long = "rule", value_name = "NAME=VALUE")]
     pub rules: Vec<String>,
+    /// With `--to commands`: the side whose engine is told the game (red or blue).
+    #[arg(long)]
+    pub side: Option<String>,
+    /// With `--to commands`: how many plies of the game to tell (default: all).
+    #[arg(long)]
+    pub ply: Option<usize>,
 }
 
 /// The output formats.
@@ -44,6 +53,7 @@ enum Format {
     Ucc,
     Position,
     Strados3,
+    Commands,
 }
 
 fn format_of(name: &str) -> Result<Format, String> {
@@ -53,9 +63,10 @@ fn format_of(name: &str) -> Result<Format, String> {
         "ucc" => Format::Ucc,
         "position" => Format::Position,
         "strados3" => Format::Strados3,
+        "commands" => Format::Commands,
         other => {
             return Err(format!(
-                "--to '{other}' is not record, gravon, ucc, position or strados3"
+                "--to '{other}' is not record, gravon, ucc, position, strados3 or commands"
             ))
         }
     })
@@ -64,6 +75,17 @@ fn format_of(name: &str) -> Result<Format, String> {
 /// Runs `marshal convert`, printing to `out`. Errors name the input that is wrong.
 pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), String> {
     let to = format_of(&args.to)?;
+    let side = match (&args.side, to) {
+        (Some(s), Format::Commands) => {
+            Some(Color::parse(s).ok_or_else(|| format!("--side '{s}' is not a colour (red or blue)"))?)
+        }
+        (None, Format::Commands) => return Err("--to commands needs --side red or --side blue".into()),
+        (Some(_), _) => return Err("--side goes with --to commands only".into()),
+        (None, _) => None,
+    };
+    if args.ply.is_some() && to != Format::Commands {
+        return Err("--ply goes with --to commands only".into());
+    }
     let text = match (&args.file, &args.position) {
         (Some(_), Some(_)) => return Err("give a game file or --position, not both".into()),
         (None, None) => return Err("give a game file or --position".into()),
@@ -115,6 +137,7 @@ pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), String> {
             Format::Gravon => gravon::write(g).map_err(|e| e.to_string())?.trim_end().to_string(),
             Format::Ucc => write_ucc_log(g)?,
             Format::Position | Format::Strados3 => every_position(g, to)?,
+            Format::Commands => commands(g, side.unwrap_or(Color::Red), args.ply)?,
         };
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     }
@@ -171,6 +194,46 @@ fn every_position(g: &GameRecord, to: Format) -> Result<String, String> {
         return Err(e);
     }
     lines.push(print(&last)?);
+    Ok(lines.join("\n"))
+}
+
+/// `--to commands`: the protocol lines that bring an engine playing `side` to the game
+/// after its first `plies` plies (all by default), as `marshal match` tells it: the rule
+/// options, its setup, and one `position` line with the enemy's squares and every move
+/// as that side observed it. Then `go`, `beliefs` or `d` ask the engine about it.
+fn commands(g: &GameRecord, side: Color, plies: Option<usize>) -> Result<String, String> {
+    let n = plies.unwrap_or(g.moves.len());
+    if n > g.moves.len() {
+        return Err(format!("--ply {n}: the game has {} plies", g.moves.len()));
+    }
+    let mut pos = g.start(None).map_err(|e| e.to_string())?;
+    let variant = pos.variant;
+    let enemy: Vec<String> = variant
+        .squares()
+        .filter(|s| pos.piece_at(*s).is_some_and(|p| p.color() != side))
+        .map(|s| s.to_string())
+        .collect();
+    let mut seen = Vec::with_capacity(n);
+    for rm in &g.moves[..n] {
+        let mv = Move::parse(&rm.mv).map_err(|e| format!("move '{}': {e}", rm.mv))?;
+        let mover = pos.side_to_move();
+        let out = pos.make(mv);
+        seen.push(observed_token(mv, mover, &out, &g.rules, side));
+    }
+    let setup = if side == Color::Red {
+        &g.red_setup
+    } else {
+        &g.blue_setup
+    };
+    let mut lines = rule_options(&variant, &g.rules);
+    lines.push("newgame".into());
+    lines.push(format!("setup {side} {setup}"));
+    let mut position = format!("position {side} enemy {}", enemy.join(" "));
+    if !seen.is_empty() {
+        position.push_str(" moves ");
+        position.push_str(&seen.join(" "));
+    }
+    lines.push(position);
     Ok(lines.join("\n"))
 }
 

@@ -121,7 +121,23 @@ fn bad_input_is_named() {
     );
     assert_eq!(
         run("convert tests/data/interrupted.json --to pgn"),
-        vec!["marshal: --to 'pgn' is not record, gravon, ucc, position or strados3"]
+        vec!["marshal: --to 'pgn' is not record, gravon, ucc, position, strados3 or commands"]
+    );
+    assert_eq!(
+        run("convert tests/data/interrupted.json --to commands"),
+        vec!["marshal: --to commands needs --side red or --side blue"]
+    );
+    assert_eq!(
+        run("convert tests/data/interrupted.json --to commands --side green"),
+        vec!["marshal: --side 'green' is not a colour (red or blue)"]
+    );
+    assert_eq!(
+        run("convert tests/data/interrupted.json --to commands --side red --ply 4"),
+        vec!["marshal: --ply 4: the game has 3 plies"]
+    );
+    assert_eq!(
+        run("convert tests/data/interrupted.json --to ucc --ply 2"),
+        vec!["marshal: --ply goes with --to commands only"]
     );
     let lake = format!("{}_{} r 0", "A".repeat(40), "A".repeat(59));
     assert_eq!(
@@ -150,4 +166,68 @@ fn perft_reads_strados3_positions() {
     let a = counts(strados);
     assert!(a.len() > 5 && a.iter().all(|l| l.contains(": ")), "{a:?}");
     assert_eq!(a, counts(&ours[0]));
+}
+
+/// Runs `marshal` (the protocol loop) on `input`; its stdout lines.
+fn engine(input: &str) -> Vec<String> {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marshal"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("marshal runs");
+    child.stdin.take().unwrap().write_all(input.as_bytes()).unwrap();
+    let out = child.wait_with_output().expect("marshal ends");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn commands_bring_the_engine_to_any_ply_from_either_side() {
+    // A game record, a UCC log, a barrage game (the enemy's squares matter) and a classic
+    // game from Gravon files: at every tenth ply and the last, from both sides, the engine
+    // takes the lines without an error and stands at that ply, its own view the same as
+    // the game's view of that side.
+    for file in [
+        "tests/data/interrupted.json",
+        "tests/data/interrupted-ucc.log",
+        "tests/data/gravon/barrage-generated.xml",
+        "tests/data/gravon/classic-flag.xml",
+    ] {
+        let text = std::fs::read_to_string(repo().join(file)).unwrap();
+        let game = marshal::convert::read_games(&text).unwrap().remove(0);
+        let n = game.moves.len();
+        let mut views = Vec::new();
+        game.replay_with(None, |ply, p| {
+            views.push((ply - 1, p.clone()));
+        })
+        .unwrap();
+        views.push((n, game.replay(None).unwrap().0));
+        let mut checked = 0;
+        for (ply, pos) in views.iter().filter(|(k, _)| k % 10 == 0 || *k == n) {
+            for side in ["red", "blue"] {
+                let lines = run(&format!("convert {file} --to commands --side {side} --ply {ply}"));
+                assert!(
+                    lines.last().unwrap().starts_with(&format!("position {side} ")),
+                    "{file} {ply}: {lines:?}"
+                );
+                let out = engine(&(lines.join("\n") + "\nd\n"));
+                assert!(
+                    !out.iter().any(|l| l.contains("error")),
+                    "{file} ply {ply} {side}: {out:?}"
+                );
+                let colour = if side == "red" {
+                    marshal::rules::Color::Red
+                } else {
+                    marshal::rules::Color::Blue
+                };
+                let want = format!("info string position {}", pos.view(colour).to_text());
+                assert!(out.contains(&want), "{file} ply {ply} {side}: {out:?}\nwant {want}");
+                checked += 1;
+            }
+        }
+        assert!(checked >= 4, "{file}: {checked}");
+    }
 }

@@ -262,6 +262,23 @@ impl Engine {
     }
 }
 
+/// The `setoption` lines that tell an engine the variant and every rule option of a game.
+pub fn rule_options(variant: &Variant, r: &Rules) -> Vec<String> {
+    [
+        ("Variant", variant.name()),
+        ("TwoSquares", r.two_squares.unwrap_or(0).to_string()),
+        ("MoreSquares", r.more_squares.to_string()),
+        ("AttackerAdvantage", r.attacker_advantage.to_string()),
+        ("SilentDefence", r.silent_defence.to_string()),
+        ("Rescue", r.rescue.to_string()),
+        ("MaxPlies", r.max_plies.unwrap_or(0).to_string()),
+        ("MaxQuietPlies", r.max_quiet_plies.unwrap_or(0).to_string()),
+    ]
+    .into_iter()
+    .map(|(name, value)| format!("setoption name {name} value {value}"))
+    .collect()
+}
+
 impl Player for Engine {
     fn start(&mut self, game: &GameStart) -> Result<(), Fault> {
         self.spawn()?;
@@ -275,21 +292,10 @@ impl Player for Engine {
         let deadline = Instant::now() + START_TIMEOUT;
         self.send("stratego")?;
         self.expect("strategook", deadline)?;
-        let r = game.rules;
-        let opts = [
-            ("Variant", game.variant.name()),
-            ("TwoSquares", r.two_squares.unwrap_or(0).to_string()),
-            ("MoreSquares", r.more_squares.to_string()),
-            ("AttackerAdvantage", r.attacker_advantage.to_string()),
-            ("SilentDefence", r.silent_defence.to_string()),
-            ("Rescue", r.rescue.to_string()),
-            ("MaxPlies", r.max_plies.unwrap_or(0).to_string()),
-            ("MaxQuietPlies", r.max_quiet_plies.unwrap_or(0).to_string()),
-            ("Seed", game.seed.to_string()),
-        ];
-        for (name, value) in opts {
-            self.send(&format!("setoption name {name} value {value}"))?;
+        for line in rule_options(&game.variant, &game.rules) {
+            self.send(&line)?;
         }
+        self.send(&format!("setoption name Seed value {}", game.seed))?;
         self.send("newgame")?;
         self.send(&format!("setup {} {}", game.color, game.setup))?;
         self.send("isready")?;
