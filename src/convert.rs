@@ -5,7 +5,7 @@
 //! converted file always holds a legal game. The formats and their limits are in
 //! `protocol.md`, section 2 (`marshal convert`).
 
-use crate::arena::arbiter::observed_token;
+use crate::arena::arbiter::{observed_token, occupied};
 use crate::arena::player::rule_options;
 use crate::rules::gravon::{self, META_BLUE_PLAYER, META_RED_PLAYER};
 use crate::rules::strados3::{parse_any, to_strados3};
@@ -207,12 +207,7 @@ fn commands(g: &GameRecord, side: Color, plies: Option<usize>) -> Result<String,
         return Err(format!("--ply {n}: the game has {} plies", g.moves.len()));
     }
     let mut pos = g.start(None).map_err(|e| e.to_string())?;
-    let variant = pos.variant;
-    let enemy: Vec<String> = variant
-        .squares()
-        .filter(|s| pos.piece_at(*s).is_some_and(|p| p.color() != side))
-        .map(|s| s.to_string())
-        .collect();
+    let enemy: Vec<String> = occupied(&pos, side.flip()).iter().map(|s| s.to_string()).collect();
     let mut seen = Vec::with_capacity(n);
     for rm in &g.moves[..n] {
         let mv = Move::parse(&rm.mv).map_err(|e| format!("move '{}': {e}", rm.mv))?;
@@ -225,7 +220,7 @@ fn commands(g: &GameRecord, side: Color, plies: Option<usize>) -> Result<String,
     } else {
         &g.blue_setup
     };
-    let mut lines = rule_options(&variant, &g.rules);
+    let mut lines = rule_options(&pos.variant, &g.rules);
     lines.push("newgame".into());
     lines.push(format!("setup {side} {setup}"));
     let mut position = format!("position {side} enemy {}", enemy.join(" "));

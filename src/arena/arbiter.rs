@@ -35,6 +35,14 @@ pub fn observed_token(mv: Move, mover: Color, out: &MoveOutcome, rules: &Rules, 
     t
 }
 
+/// The squares holding `color`'s pieces (what a player is told of the enemy's placement).
+pub fn occupied(pos: &Position, color: Color) -> Vec<Square> {
+    pos.variant
+        .squares()
+        .filter(|s| pos.piece_at(*s).is_some_and(|p| p.color() == color))
+        .collect()
+}
+
 /// Plays one game between `players[0]` (Red) and `players[1]` (Blue) from the given setups
 /// (a player that brings its own setup plays that instead). A player's fault ends the game
 /// as a forfeit (recorded with its reason). `names` name the players to each other.
@@ -81,19 +89,13 @@ pub fn play_game(
             return record;
         }
     };
-    let squares = |c: Color, pos: &Position| -> Vec<Square> {
-        variant
-            .squares()
-            .filter(|s| pos.piece_at(*s).is_some_and(|p| p.color() == c))
-            .collect()
-    };
     for c in Color::BOTH {
         let start = GameStart {
             variant,
             rules,
             color: c,
             setup: setups[c.index()].clone(),
-            enemy_squares: squares(c.flip(), &pos),
+            enemy_squares: occupied(&pos, c.flip()),
             seed: seed.wrapping_add(c as u64),
         };
         if let Err(f) = players[c.index()].start(&start) {
