@@ -6,7 +6,7 @@
 //! `protocol.md`, section 2 (`marshal convert`).
 
 use crate::arena::arbiter::{observed_token, occupied};
-use crate::arena::player::rule_options;
+use crate::arena::player::{position_line, rule_options};
 use crate::rules::gravon::{self, META_BLUE_PLAYER, META_RED_PLAYER};
 use crate::rules::strados3::{parse_any, to_strados3};
 use crate::rules::{ucc_log, Color, EndReason, GameRecord, Move, Position, Rules, Setup, Variant};
@@ -223,12 +223,7 @@ fn commands(g: &GameRecord, side: Color, plies: Option<usize>) -> Result<String,
     let mut lines = rule_options(&pos.variant, &g.rules);
     lines.push("newgame".into());
     lines.push(format!("setup {side} {setup}"));
-    let mut position = format!("position {side} enemy {}", enemy.join(" "));
-    if !seen.is_empty() {
-        position.push_str(" moves ");
-        position.push_str(&seen.join(" "));
-    }
-    lines.push(position);
+    lines.push(position_line(side, &enemy.join(" "), &seen));
     Ok(lines.join("\n"))
 }
 

@@ -279,6 +279,17 @@ pub fn rule_options(variant: &Variant, r: &Rules) -> Vec<String> {
     .collect()
 }
 
+/// The `position` line that tells an engine playing `color` the game: the enemy's squares
+/// (`enemy`, space-separated) and every move as `color` observed it.
+pub fn position_line(color: Color, enemy: &str, observed: &[String]) -> String {
+    let mut line = format!("position {color} enemy {enemy}");
+    if !observed.is_empty() {
+        line.push_str(" moves ");
+        line.push_str(&observed.join(" "));
+    }
+    line
+}
+
 impl Player for Engine {
     fn start(&mut self, game: &GameStart) -> Result<(), Fault> {
         self.spawn()?;
@@ -304,12 +315,7 @@ impl Player for Engine {
     }
 
     fn choose(&mut self, _view: &Position, observed: &[String], clock: Clock) -> Result<Move, Fault> {
-        let mut line = format!("position {} enemy {}", self.color, self.enemy);
-        if !observed.is_empty() {
-            line.push_str(" moves ");
-            line.push_str(&observed.join(" "));
-        }
-        self.send(&line)?;
+        self.send(&position_line(self.color, &self.enemy, observed))?;
         self.send(&clock.go_line())?;
         // The engine's own overhead setting covers its side; this margin covers ours.
         let deadline = Instant::now() + clock.deadline(self.color);
