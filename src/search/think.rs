@@ -323,6 +323,52 @@ struct Searcher<'a> {
     progress: u32,
     /// Whether the game is locked and we are not behind (`LOCK_FROM`).
     bold: bool,
+    /// Static scores already computed in this search (`EvalCache`).
+    evals: EvalCache,
+}
+
+/// How many static scores a searcher keeps (a power of two). A search meets the same
+/// position again and again (iterative deepening, re-searches, the stand-pat of a
+/// quiescence after the leaf that led there): about two evaluations in five in `bench`.
+const EVAL_SLOTS: usize = 1 << 16;
+
+/// Static scores by position key, one per slot, the newest kept. The key covers all a
+/// static score reads that a search changes (every square's piece and flags, the side to
+/// move, `bold`); the rules and the board stay the same for a searcher's lifetime. A
+/// score comes back only for its full key, so the search is the same with it or without
+/// it (`bench` unchanged).
+struct EvalCache {
+    keys: Vec<u64>,
+    scores: Vec<i32>,
+}
+
+impl EvalCache {
+    fn new() -> Self {
+        EvalCache {
+            keys: vec![0; EVAL_SLOTS],
+            scores: vec![0; EVAL_SLOTS],
+        }
+    }
+
+    /// The key of `pos` for a searcher with `bold` as given (never 0: 0 marks an empty
+    /// slot).
+    #[inline]
+    fn key(pos: &Position, bold: bool) -> u64 {
+        const K: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut a = (pos.side as u64) << 1 | u64::from(bold);
+        let mut b = a.wrapping_mul(K);
+        // Eight squares a word; the board's last few squares fill a short word.
+        let word = |x: &[u8]| {
+            let mut w = [0u8; 8];
+            w[..x.len()].copy_from_slice(x);
+            u64::from_le_bytes(w)
+        };
+        for (c, f) in pos.cells.chunks(8).zip(pos.flags.chunks(8)) {
+            a = (a ^ word(c)).wrapping_mul(K).rotate_left(27);
+            b = (b ^ word(f)).wrapping_mul(K).rotate_left(31);
+        }
+        (a ^ b.rotate_left(17)).wrapping_mul(K) | 1
+    }
 }
 
 /// One outcome of an attack on an unseen piece: its probability, and the square of the
@@ -370,6 +416,7 @@ impl<'a> Searcher<'a> {
             stale: 0,
             progress: 0,
             bold: false,
+            evals: EvalCache::new(),
         }
     }
 
@@ -433,7 +480,7 @@ impl<'a> Searcher<'a> {
     /// the static score plus what our Marshal is worth to us, and as much again while the
     /// enemy Marshal lives (with ours gone it has no equal: against the UCC 2012 winner 11
     /// of 17 games whose Marshal the Spy took were lost).
-    fn spy_strike(&self, pos: &Position) -> Option<(f32, i32)> {
+    fn spy_strike(&mut self, pos: &Position) -> Option<(f32, i32)> {
         if !self.spy_unseen || pos.side == self.us {
             return None;
         }
@@ -482,17 +529,18 @@ impl<'a> Searcher<'a> {
             none *= 1.0 - spy;
         }
         let p = 1.0 - none;
-        (p > 0.0).then(|| {
-            let theirs = if pos.count(them, Rank::Marshal) > 0 {
-                piece_value(pos, them, Rank::Marshal)
-            } else {
-                0
-            };
-            (
-                p.min(1.0),
-                self.evaluate(pos) + piece_value(pos, us, Rank::Marshal) + theirs,
-            )
-        })
+        if p <= 0.0 {
+            return None;
+        }
+        let theirs = if pos.count(them, Rank::Marshal) > 0 {
+            piece_value(pos, them, Rank::Marshal)
+        } else {
+            0
+        };
+        Some((
+            p.min(1.0),
+            self.evaluate(pos) + piece_value(pos, us, Rank::Marshal) + theirs,
+        ))
     }
 
     /// `inner` searched at an enemy node, mixed with the strike of `spy_strike` (the
@@ -640,13 +688,21 @@ impl<'a> Searcher<'a> {
     /// The static score of `pos` for the side to move, for a searcher that does not know
     /// where the enemy's Flag stands.
     #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
-        evaluate_full(pos, Some(self.us.flip()), self.bold.then_some(self.us))
+    fn evaluate(&mut self, pos: &Position) -> i32 {
+        let key = EvalCache::key(pos, self.bold);
+        let slot = (key >> 40) as usize % EVAL_SLOTS;
+        if self.evals.keys[slot] == key {
+            return self.evals.scores[slot];
+        }
+        let s = evaluate_full(pos, Some(self.us.flip()), self.bold.then_some(self.us));
+        self.evals.keys[slot] = key;
+        self.evals.scores[slot] = s;
+        s
     }
 
     /// The static score of `pos` for the side to move, with the worth of progress.
     #[inline]
-    fn eval(&self, pos: &Position) -> i32 {
+    fn eval(&mut self, pos: &Position) -> i32 {
         let s = self.evaluate(pos);
         if self.progress == 0 {
             s
@@ -1281,6 +1337,66 @@ mod tests {
             }
         }
         out
+    }
+
+    /// Two non-attacking moves of the side to move that touch four different squares.
+    fn two_quiet_moves(pos: &Position) -> (Move, Move) {
+        let quiet: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|m| pos.cells[m.to().index()] == EMPTY && m.rescue().is_none())
+            .collect();
+        let a = quiet[0];
+        let apart = |m: &&Move| [m.from(), m.to()].iter().all(|s| *s != a.from() && *s != a.to());
+        (a, *quiet.iter().find(apart).unwrap())
+    }
+
+    #[test]
+    fn the_eval_key_tells_apart_what_a_static_score_reads() {
+        let v = Variant::parse("classic").unwrap();
+        let (r, b) = v.sample_setups();
+        let (red, blue) = (Setup::parse(&r, &v).unwrap(), Setup::parse(&b, &v).unwrap());
+        let start = Position::from_setups(v, Rules::default(), &red, &blue).unwrap();
+        let key = |p: &Position| EvalCache::key(p, false);
+        // The same squares and flags reached by two move orders: one key.
+        let (a, c) = two_quiet_moves(&start);
+        let mut after = start.clone();
+        after.make(a);
+        let (x, y) = two_quiet_moves(&after);
+        let (mut one, mut two) = (start.clone(), start.clone());
+        for m in [a, x, c, y] {
+            one.make(m);
+        }
+        for m in [c, y, a, x] {
+            two.make(m);
+        }
+        assert_eq!(one.cells, two.cells);
+        assert_eq!(key(&one), key(&two));
+        // A piece walked there and back stands where it stood, but has moved now.
+        let mut back = start.clone();
+        back.make(a);
+        back.make(x);
+        back.make(Move::new(a.to(), a.from()));
+        back.make(Move::new(x.to(), x.from()));
+        assert_eq!(back.cells, start.cells);
+        assert_ne!(back.flags, start.flags);
+        assert_ne!(key(&back), key(&start));
+        // The side to move, and the searcher's boldness.
+        let mut other = start.clone();
+        other.side = other.side.flip();
+        assert_ne!(key(&other), key(&start));
+        assert_ne!(EvalCache::key(&start, true), key(&start));
+        // A single piece's rank (a sampled world's guess) changes it too.
+        let mut swapped = start.clone();
+        let s = a.from().index();
+        let t = (0..CELLS)
+            .find(|&t| {
+                Piece::from_cell(start.cells[t]).is_some_and(|p| p.color() == start.side)
+                    && start.cells[t] != start.cells[s]
+            })
+            .unwrap();
+        swapped.swap_ranks(s, t);
+        assert_ne!(key(&swapped), key(&start));
     }
 
     fn go(view: &Position, limits: Limits, seed: u64) -> SearchResult {
