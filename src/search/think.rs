@@ -325,7 +325,13 @@ struct Searcher<'a> {
     bold: bool,
     /// Static scores already computed in this search (`EvalCache`).
     evals: EvalCache,
+    /// Per position key (`EvalCache::key`), the best move found there, tried first when
+    /// the position comes again (the next iteration of the same world).
+    best_moves: Vec<(u64, Move)>,
 }
+
+/// How many best moves a searcher keeps (a power of two).
+const BEST_SLOTS: usize = 1 << 18;
 
 /// How many static scores a searcher keeps (a power of two). A search meets the same
 /// position again and again (iterative deepening, re-searches, the stand-pat of a
@@ -417,6 +423,7 @@ impl<'a> Searcher<'a> {
             progress: 0,
             bold: false,
             evals: EvalCache::new(),
+            best_moves: vec![(0, Move::NULL); BEST_SLOTS],
         }
     }
 
@@ -796,7 +803,17 @@ impl<'a> Searcher<'a> {
             return end_score(pos, pos.game_end(), ply);
         }
         self.order(pos, &mut moves, ply);
+        // The move that was best here last time goes first: the same scores, fewer nodes.
+        let key = EvalCache::key(pos, false);
+        let slot = (key >> 40) as usize % BEST_SLOTS;
+        if self.best_moves[slot].0 == key {
+            let hint = self.best_moves[slot].1;
+            if let Some(e) = moves.iter_mut().find(|e| e.1 == hint) {
+                e.0 = 3_000_000;
+            }
+        }
         let mut best = -INF;
+        let mut best_move = Move::NULL;
         for i in 0..moves.len() {
             pick(&mut moves, i);
             let m = moves[i].1;
@@ -807,6 +824,7 @@ impl<'a> Searcher<'a> {
             }
             if s > best {
                 best = s;
+                best_move = m;
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
@@ -823,6 +841,9 @@ impl<'a> Searcher<'a> {
                     }
                 }
             }
+        }
+        if !self.aborted && !best_move.is_null() {
+            self.best_moves[slot] = (key, best_move);
         }
         self.bufs[ply] = moves;
         best
