@@ -323,58 +323,72 @@ struct Searcher<'a> {
     progress: u32,
     /// Whether the game is locked and we are not behind (`LOCK_FROM`).
     bold: bool,
-    /// Static scores already computed in this search (`EvalCache`).
-    evals: EvalCache,
-    /// Per position key (`EvalCache::key`), the best move found there, tried first when
-    /// the position comes again (the next iteration of the same world).
-    best_moves: Vec<(u64, Move)>,
+    /// Static scores already computed in this search: a score comes back only for its
+    /// full key, so the search is the same with them or without (`bench` unchanged).
+    evals: Slots<i32>,
+    /// The best move found at each position, tried first when the position comes again
+    /// (the next iteration of the same world).
+    best_moves: Slots<Move>,
 }
+
+/// How many static scores a searcher keeps (a power of two). A search meets the same
+/// position again and again (iterative deepening, re-searches, the stand-pat of a
+/// quiescence after the leaf that led there): about three evaluations in ten in `bench`.
+const EVAL_SLOTS: usize = 1 << 16;
 
 /// How many best moves a searcher keeps (a power of two).
 const BEST_SLOTS: usize = 1 << 18;
 
-/// How many static scores a searcher keeps (a power of two). A search meets the same
-/// position again and again (iterative deepening, re-searches, the stand-pat of a
-/// quiescence after the leaf that led there): about two evaluations in five in `bench`.
-const EVAL_SLOTS: usize = 1 << 16;
-
-/// Static scores by position key, one per slot, the newest kept. The key covers all a
-/// static score reads that a search changes (every square's piece and flags, the side to
-/// move, `bold`); the rules and the board stay the same for a searcher's lifetime. A
-/// score comes back only for its full key, so the search is the same with it or without
-/// it (`bench` unchanged).
-struct EvalCache {
-    keys: Vec<u64>,
-    scores: Vec<i32>,
+/// A searcher's table of values by position key (`position_key`), one per slot, the
+/// newest kept.
+struct Slots<T> {
+    entries: Vec<(u64, T)>,
 }
 
-impl EvalCache {
-    fn new() -> Self {
-        EvalCache {
-            keys: vec![0; EVAL_SLOTS],
-            scores: vec![0; EVAL_SLOTS],
+impl<T: Copy> Slots<T> {
+    fn new(n: usize, empty: T) -> Self {
+        Slots {
+            entries: vec![(0, empty); n],
         }
     }
 
-    /// The key of `pos` for a searcher with `bold` as given (never 0: 0 marks an empty
-    /// slot).
     #[inline]
-    fn key(pos: &Position, bold: bool) -> u64 {
-        const K: u64 = 0x9E37_79B9_7F4A_7C15;
-        let mut a = (pos.side as u64) << 1 | u64::from(bold);
-        let mut b = a.wrapping_mul(K);
-        // Eight squares a word; the board's last few squares fill a short word.
-        let word = |x: &[u8]| {
-            let mut w = [0u8; 8];
-            w[..x.len()].copy_from_slice(x);
-            u64::from_le_bytes(w)
-        };
-        for (c, f) in pos.cells.chunks(8).zip(pos.flags.chunks(8)) {
-            a = (a ^ word(c)).wrapping_mul(K).rotate_left(27);
-            b = (b ^ word(f)).wrapping_mul(K).rotate_left(31);
-        }
-        (a ^ b.rotate_left(17)).wrapping_mul(K) | 1
+    fn slot(&self, key: u64) -> usize {
+        (key >> 40) as usize % self.entries.len()
     }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<T> {
+        let (k, v) = self.entries[self.slot(key)];
+        (k == key).then_some(v)
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, v: T) {
+        let i = self.slot(key);
+        self.entries[i] = (key, v);
+    }
+}
+
+/// The key of `pos` for a searcher with `bold` as given: all a static score reads that a
+/// search changes (every square's piece and flags, the side to move, `bold`); the rules
+/// and the board stay the same for a searcher's lifetime. Never 0 (an empty slot).
+#[inline]
+fn position_key(pos: &Position, bold: bool) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut a = (pos.side as u64) << 1 | u64::from(bold);
+    let mut b = a.wrapping_mul(K);
+    // Eight squares a word; the board's last few squares fill a short word.
+    let word = |x: &[u8]| {
+        let mut w = [0u8; 8];
+        w[..x.len()].copy_from_slice(x);
+        u64::from_le_bytes(w)
+    };
+    for (c, f) in pos.cells.chunks(8).zip(pos.flags.chunks(8)) {
+        a = (a ^ word(c)).wrapping_mul(K).rotate_left(27);
+        b = (b ^ word(f)).wrapping_mul(K).rotate_left(31);
+    }
+    (a ^ b.rotate_left(17)).wrapping_mul(K) | 1
 }
 
 /// One outcome of an attack on an unseen piece: its probability, and the square of the
@@ -422,8 +436,8 @@ impl<'a> Searcher<'a> {
             stale: 0,
             progress: 0,
             bold: false,
-            evals: EvalCache::new(),
-            best_moves: vec![(0, Move::NULL); BEST_SLOTS],
+            evals: Slots::new(EVAL_SLOTS, 0),
+            best_moves: Slots::new(BEST_SLOTS, Move::NULL),
         }
     }
 
@@ -696,14 +710,12 @@ impl<'a> Searcher<'a> {
     /// where the enemy's Flag stands.
     #[inline]
     fn evaluate(&mut self, pos: &Position) -> i32 {
-        let key = EvalCache::key(pos, self.bold);
-        let slot = (key >> 40) as usize % EVAL_SLOTS;
-        if self.evals.keys[slot] == key {
-            return self.evals.scores[slot];
+        let key = position_key(pos, self.bold);
+        if let Some(s) = self.evals.get(key) {
+            return s;
         }
         let s = evaluate_full(pos, Some(self.us.flip()), self.bold.then_some(self.us));
-        self.evals.keys[slot] = key;
-        self.evals.scores[slot] = s;
+        self.evals.put(key, s);
         s
     }
 
@@ -804,10 +816,8 @@ impl<'a> Searcher<'a> {
         }
         self.order(pos, &mut moves, ply);
         // The move that was best here last time goes first: the same scores, fewer nodes.
-        let key = EvalCache::key(pos, false);
-        let slot = (key >> 40) as usize % BEST_SLOTS;
-        if self.best_moves[slot].0 == key {
-            let hint = self.best_moves[slot].1;
+        let key = position_key(pos, false);
+        if let Some(hint) = self.best_moves.get(key) {
             if let Some(e) = moves.iter_mut().find(|e| e.1 == hint) {
                 e.0 = 3_000_000;
             }
@@ -843,7 +853,7 @@ impl<'a> Searcher<'a> {
             }
         }
         if !self.aborted && !best_move.is_null() {
-            self.best_moves[slot] = (key, best_move);
+            self.best_moves.put(key, best_move);
         }
         self.bufs[ply] = moves;
         best
@@ -1378,7 +1388,7 @@ mod tests {
         let (r, b) = v.sample_setups();
         let (red, blue) = (Setup::parse(&r, &v).unwrap(), Setup::parse(&b, &v).unwrap());
         let start = Position::from_setups(v, Rules::default(), &red, &blue).unwrap();
-        let key = |p: &Position| EvalCache::key(p, false);
+        let key = |p: &Position| position_key(p, false);
         // The same squares and flags reached by two move orders: one key.
         let (a, c) = two_quiet_moves(&start);
         let mut after = start.clone();
@@ -1406,7 +1416,7 @@ mod tests {
         let mut other = start.clone();
         other.side = other.side.flip();
         assert_ne!(key(&other), key(&start));
-        assert_ne!(EvalCache::key(&start, true), key(&start));
+        assert_ne!(position_key(&start, true), key(&start));
         // A single piece's rank (a sampled world's guess) changes it too.
         let mut swapped = start.clone();
         let s = a.from().index();
