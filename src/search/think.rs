@@ -1133,6 +1133,13 @@ fn search(
                 bi = i;
             }
         }
+        if tracing::enabled!(tracing::Level::TRACE) {
+            let n = worlds.len() as i64;
+            let all: Vec<String> = (0..root.len())
+                .map(|i| format!("{}:{}", root[i], t.sums[i] / n))
+                .collect();
+            tracing::trace!("depth {depth} worlds {n} root scores {}", all.join(" "));
+        }
         result.best = Some(root[bi]);
         result.info = Info {
             depth,
