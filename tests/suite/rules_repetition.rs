@@ -2,7 +2,7 @@
 
 use marshal::rules::{Color, EndReason, GameEnd, Move, Piece, Position, Rank, Rules, Variant};
 
-mod support;
+use crate::support;
 use std::collections::BTreeSet;
 use support::*;
 

@@ -2,7 +2,7 @@
 //! `common/naive.rs` at every ply of seeded random games, in every variant and under many
 //! rule combinations, and checks that the repetition rules really fire in those games.
 
-mod common;
+use crate::common;
 
 use common::naive::{NaiveGame, Sq};
 use common::{pick_move, random_move, random_start, rng, rule_sets, sample_start};

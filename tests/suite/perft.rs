@@ -11,10 +11,10 @@
 //! options by their protocol names (protocol.md 1.6) on top of the defaults; without it
 //! the default rules apply. `;Dk <n>` says `perft(k)` is `n`.
 //!
-//! The data was made by `cargo test --release --test perft -- --ignored regenerate`
+//! The data was made by `cargo test --release --test suite -- --ignored perft::regenerate`
 //! (seeded random games; every count checked against the naive generator first).
 
-mod common;
+use crate::common;
 
 use common::naive::NaiveGame;
 use common::{pick_move, rng, sample_start};
@@ -283,7 +283,7 @@ fn rules_matter(pos: &Position, spec: &str) -> bool {
 
 fn generate(v: Variant, file: &str, seed: u64) {
     let mut lines = vec![
-        format!("# Perft counts for {}; format in tests/perft.rs.", v.name()),
+        format!("# Perft counts for {}; format in tests/suite/perft.rs.", v.name()),
         "# Start from the sample setups, then positions of seeded games (policy common::pick_move).".into(),
     ];
     let max_depth = 4;

@@ -2,7 +2,7 @@
 
 use marshal::rules::{Color, EndReason, GameEnd, GameRecord, RecordError, Rules, Setup, Variant};
 
-mod support;
+use crate::support;
 use support::*;
 
 fn won(c: Color, reason: EndReason) -> Option<GameEnd> {

@@ -2,7 +2,7 @@
 //! variants, setups, positions and player views, and game records (finished and
 //! interrupted games); plus precise parse errors for malformed input.
 
-mod common;
+use crate::common;
 
 use common::{random_army, random_move, random_setup, random_start, rng, rule_sets, variants};
 use marshal::rules::{GameRecord, Move, Position, Rank, RecordError, Rules, Setup, Square, Variant};

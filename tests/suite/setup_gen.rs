@@ -6,7 +6,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashSet;
 
-mod support;
+use crate::support;
 
 fn many(v: &Variant, n: usize, seed: u64) -> Vec<marshal::rules::Setup> {
     let mut rng = StdRng::seed_from_u64(seed);

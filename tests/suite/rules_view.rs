@@ -2,7 +2,7 @@
 
 use marshal::rules::position::{MOVED, REVEALED};
 
-mod support;
+use crate::support;
 use marshal::rules::{Color, Move, Piece, Position, Rank, Rules, Setup, Variant};
 use support::*;
 

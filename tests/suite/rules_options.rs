@@ -2,7 +2,7 @@
 
 use marshal::rules::position::{MOVED, RESCUER, REVEALED};
 
-mod support;
+use crate::support;
 use marshal::rules::{Color, Combat, Move, Piece, Position, Rank, Rules, Variant};
 use support::*;
 

@@ -2,7 +2,7 @@
 
 use marshal::rules::position::{MOVED, REVEALED};
 
-mod support;
+use crate::support;
 use marshal::rules::{Color, Combat, Piece, Position, Rank, Rules, Square, Variant};
 use std::collections::BTreeSet;
 use support::*;

@@ -4,7 +4,7 @@ use marshal::rules::{record::describe_end, GameRecord, Position, Rules, Setup, V
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::path::PathBuf;
 
-mod support;
+use crate::support;
 use support::run_marshal as marshal;
 
 fn data(name: &str) -> String {

@@ -2,7 +2,7 @@
 
 use marshal::rules::position::{MOVED, REVEALED};
 
-mod support;
+use crate::support;
 use marshal::rules::{Color, Combat, EndReason, GameEnd, Piece, Position, Rank, Rules, Variant};
 use support::*;
 

@@ -10,7 +10,7 @@
 //! transcript is run twice and both runs must agree.
 //!
 //! After a deliberate change of the output, regenerate the `.out` files with
-//! `MARSHAL_BLESS=1 cargo test --release --test transcripts` and read the diff.
+//! `MARSHAL_BLESS=1 cargo test --release --test suite -- transcripts::` and read the diff.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-mod support;
+use crate::support;
 use support::run_marshal as marshal;
 
 /// The report without its timing (the header's seconds, the speed line).

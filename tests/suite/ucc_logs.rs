@@ -6,7 +6,7 @@ use marshal::rules::ucc_log::{self, META_CRASH, META_REASON};
 use marshal::rules::{Rules, Variant};
 use std::path::{Path, PathBuf};
 
-mod support;
+use crate::support;
 use support::run_marshal as marshal;
 
 fn log_path(name: &str) -> PathBuf {
@@ -99,7 +99,7 @@ fn an_ai_that_died_while_the_manager_waited_for_its_move() {
 /// Every log in the folder `MARSHAL_UCC_LOGS` (such as the 192 game logs of the 2012
 /// competition, `web/log` of `ucc/progcomp2012` without its `.stderr` and `.html` files)
 /// replays to the result it records. Not in the repository (licence), so opt-in:
-/// `MARSHAL_UCC_LOGS=<folder> cargo test --release --test ucc_logs -- --ignored`.
+/// `MARSHAL_UCC_LOGS=<folder> cargo test --release --test suite -- --ignored ucc_logs::`.
 #[test]
 #[ignore = "needs MARSHAL_UCC_LOGS=<folder of UCC manager logs>"]
 fn every_log_of_a_folder_replays_to_its_result() {
