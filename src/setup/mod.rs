@@ -26,7 +26,7 @@
 //!    most scored checks is kept.
 //!
 //! The human data is only used as per-square counts (a soft prior), never as setups to copy:
-//! `tests/setup_gen.rs` recomputes both tables from the human setups of `data/` and checks them.
+//! `tests/suite/setup_gen.rs` recomputes both tables from the human setups of `data/` and checks them.
 //!
 //! # The checks
 //! "Front two rows" and "back two rows" are counted from the front and back of the zone

@@ -2,7 +2,7 @@
 //!
 //! Counts, not setups: `[rank index][row, 0 = back][column from the owner's left]`,
 //! summed over every line of the files, so no setup can be read back out of them.
-//! `tests/setup_gen.rs` recomputes both tables from the human setups of `data/` and checks them.
+//! `tests/suite/setup_gen.rs` recomputes both tables from the human setups of `data/` and checks them.
 
 /// Human classic setups the `CLASSIC` table was counted from.
 pub const CLASSIC_SETUPS: u32 = 32292;
