@@ -927,7 +927,16 @@ impl<'a> Searcher<'a> {
             // Moves far below this world's best only need a bound: they will not win the
             // average over worlds (the bound stands in for their score).
             let alpha = if best > -INF { best - ROOT_MARGIN } else { -INF };
-            let s = self.child(world, m, depth as i32, alpha, INF, 0) - repeat_cost(world, m, score);
+            let s = self.child(world, m, depth as i32, alpha, INF, 0);
+            // A decided game pays nothing for repeats: charged to a loss, the cost made a
+            // loss four plies away rank below one a ply away (`loss_key`), and against
+            // the UCC 2012 AI hunter our last mover, shuffling beside their seen Marshal
+            // while in every world an enemy Scout could take our Flag, traded itself.
+            let s = if s.abs() >= WIN_BOUND {
+                s
+            } else {
+                s - repeat_cost(world, m, score)
+            };
             if self.aborted {
                 return false;
             }
@@ -1707,6 +1716,44 @@ mod tests {
         assert_eq!(repeat_cost(&pos, mv("e4f4"), 1000), 500);
         assert_eq!(repeat_cost(&pos, mv("e4f4"), 2 * REPEAT_CAP_EVEN), REPEAT_CAP_EVEN);
         assert_eq!(repeat_cost(&pos, mv("e4e5"), 1000), 0, "a new square");
+    }
+
+    #[test]
+    fn where_every_move_loses_a_repeat_still_loses_later_than_a_trade_of_the_last_mover() {
+        // Red's last mover, its Marshal, has shuffled between a9 and b9 beside Blue's
+        // Marshal (a10, b10); a Red Bomb closes a8. Blue's Scout on e8 reaches e2 in one
+        // move and takes Red's Flag on e1 (Bombs on d1 and f1) in the next: every move of
+        // Red's loses. The shuffle loses at the fourth ply, the trade of Marshals at once
+        // (Red is left with nothing to move): the shuffle, a repeat, is still the later loss.
+        let mut pos = classic(
+            &[
+                ("e1", "rF"),
+                ("d1", "rB"),
+                ("f1", "rB"),
+                ("a8", "rB"),
+                ("a9", "rM'!"),
+                ("a10", "bM'!"),
+                ("e8", "b2'!"),
+                ("j10", "bF"),
+            ],
+            'r',
+            "full",
+        );
+        pos.set_rules(Rules {
+            two_squares: None,
+            more_squares: false,
+            ..Rules::default()
+        });
+        let mv = |s: &str| Move::parse(s).unwrap();
+        for _ in 0..4 {
+            for m in ["a9b9", "a10b10", "b9a9", "b10a10"] {
+                pos.make(mv(m));
+            }
+        }
+        assert!(repeat_cost(&pos, mv("a9b9"), 0) > 0);
+        let r = go(&pos, depth(4), 1);
+        assert!(r.info.score <= -WIN_BOUND, "every move loses: {}", r.info.score);
+        assert_eq!(r.best, Some(mv("a9b9")));
     }
 
     #[test]
