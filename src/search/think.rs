@@ -1673,16 +1673,21 @@ mod tests {
         assert_eq!(attacks(190), 4, "a stale game");
     }
 
-    /// Red's Colonel on e4 and Blue's on e9, both Flags in corners, without the
-    /// repetition rules (as in the UCC 2012 manager).
-    fn two_colonels() -> Position {
-        let mut pos = classic(&[("a1", "rF"), ("e4", "r8"), ("a10", "bF"), ("e9", "b8")], 'r', "full");
+    /// `classic` without the repetition rules (as in the UCC 2012 manager).
+    fn classic_unruled(pieces: &[(&str, &str)], side: char, view: &str) -> Position {
+        let mut pos = classic(pieces, side, view);
         pos.set_rules(Rules {
             two_squares: None,
             more_squares: false,
             ..Rules::default()
         });
         pos
+    }
+
+    /// Red's Colonel on e4 and Blue's on e9, both Flags in corners, without the
+    /// repetition rules.
+    fn two_colonels() -> Position {
+        classic_unruled(&[("a1", "rF"), ("e4", "r8"), ("a10", "bF"), ("e9", "b8")], 'r', "full")
     }
 
     #[test]
@@ -1725,7 +1730,7 @@ mod tests {
         // move and takes Red's Flag on e1 (Bombs on d1 and f1) in the next: every move of
         // Red's loses. The shuffle loses at the fourth ply, the trade of Marshals at once
         // (Red is left with nothing to move): the shuffle, a repeat, is still the later loss.
-        let mut pos = classic(
+        let mut pos = classic_unruled(
             &[
                 ("e1", "rF"),
                 ("d1", "rB"),
@@ -1739,11 +1744,6 @@ mod tests {
             'r',
             "full",
         );
-        pos.set_rules(Rules {
-            two_squares: None,
-            more_squares: false,
-            ..Rules::default()
-        });
         let mv = |s: &str| Move::parse(s).unwrap();
         for _ in 0..4 {
             for m in ["a9b9", "a10b10", "b9a9", "b10a10"] {
