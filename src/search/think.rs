@@ -158,6 +158,14 @@ const LOCK_FROM: u32 = 100;
 /// Colonel from a General our Marshal could have taken), and a piece chasing one that
 /// always fled followed it around the same three squares for 800 turns. Another move
 /// breaks the cycle.
+///
+/// The repeats are counted in the sampled world, and a world is built from the view's
+/// text, which keeps only the last moves: while any enemy rank is hidden the count is 0
+/// and no move pays (only once every enemy rank is known is the one world the view
+/// itself, with the whole game). Counted on the view instead (the patch is kept outside
+/// the repository), the caps here cost games against the UCC 2012 AI hunter: with these
+/// caps 14/2/3 over 19 games, with both caps 60 8/4/1 over 13, against 16/3/0 and
+/// 10/3/0 for the free cycles on the same games (300 ms, real manager).
 const REPEAT_STEP: i32 = 15;
 const REPEAT_CAP: i32 = 120;
 /// The cap instead for a side not behind by more than `REPEAT_BEHIND` (the world's static
