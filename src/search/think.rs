@@ -159,13 +159,15 @@ const LOCK_FROM: u32 = 100;
 /// always fled followed it around the same three squares for 800 turns. Another move
 /// breaks the cycle.
 ///
-/// The repeats are counted in the sampled world, and a world is built from the view's
-/// text, which keeps only the last moves: while any enemy rank is hidden the count is 0
-/// and no move pays (only once every enemy rank is known is the one world the view
-/// itself, with the whole game). Counted on the view instead (the patch is kept outside
-/// the repository), the caps here cost games against the UCC 2012 AI hunter: with these
-/// caps 14/2/3 over 19 games, with both caps 60 8/4/1 over 13, against 16/3/0 and
-/// 10/3/0 for the free cycles on the same games (300 ms, real manager).
+/// The repeats are counted in the sampled world, and a player's view becomes a world
+/// through its text (`Belief::determinize`), which keeps only the last moves: in a game
+/// the count is 0 and no move pays, even with every enemy rank known (only a position
+/// searched with full information, as in the tests, keeps the whole game). Counted on the
+/// view instead (the patch is kept outside the repository), against the UCC 2012 AI
+/// hunter: with these caps 14/2/3 over 19 games, with both caps 60 8/4/1 over 13, against
+/// 16/3/0 and 10/3/0 for the free cycles on the same game numbers of ladders run a day
+/// earlier (300 ms, real manager); the free cycles themselves scored 11/3/4 over 18 games
+/// the same day as the patch, so whether the cost helps is not settled.
 const REPEAT_STEP: i32 = 15;
 const REPEAT_CAP: i32 = 120;
 /// The cap instead for a side not behind by more than `REPEAT_BEHIND` (the world's static
