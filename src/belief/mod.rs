@@ -567,6 +567,92 @@ mod tests {
         out
     }
 
+    /// Every player's view of seeded random games, before every ply, becomes a world under
+    /// each set of repetition rules (the UCC manager's has none): a view that cannot be
+    /// determinized leaves the search no world to search.
+    #[test]
+    fn every_view_of_random_games_determinizes_under_every_rule_set() {
+        let mut rng = StdRng::seed_from_u64(3);
+        let rule_sets = [
+            Rules::default(),
+            Rules::ucc(),
+            Rules {
+                two_squares: None,
+                ..Rules::default()
+            },
+            Rules {
+                more_squares: false,
+                ..Rules::default()
+            },
+            Rules {
+                two_squares: Some(5),
+                ..Rules::default()
+            },
+        ];
+        for rules in rule_sets {
+            for name in ["classic", "barrage"] {
+                tracked_games(name, rules, 12, 9, 1, |truth, c, view, _| {
+                    let belief = Belief::from_view(view);
+                    let a = belief.sample(&mut rng).expect("an assignment");
+                    if let Err(e) = belief.determinize(view, &a) {
+                        panic!(
+                            "{name} {rules:?} ply {} for {c:?}: {e}\n{}",
+                            truth.ply(),
+                            view.to_text()
+                        );
+                    }
+                });
+            }
+        }
+    }
+
+    /// The same for games where each side mostly steps its last-moved piece back: long
+    /// trails and repeated placements (no two-squares rule to cut them short).
+    #[test]
+    fn views_of_shuffling_games_determinize() {
+        let mut rng = StdRng::seed_from_u64(4);
+        for rules in [
+            Rules::ucc(),
+            Rules {
+                two_squares: None,
+                ..Rules::default()
+            },
+        ] {
+            for name in ["classic", "barrage", "duel"] {
+                let v = Variant::parse(name).unwrap();
+                for _ in 0..12 {
+                    let red = crate::setup::generate(&v, &mut rng);
+                    let blue = crate::setup::generate(&v, &mut rng);
+                    let mut pos = Position::from_setups(v, rules, &red, &blue).unwrap();
+                    let mut last: [Option<crate::rules::Move>; 2] = [None, None];
+                    for _ in 0..600 {
+                        let moves = pos.legal_moves();
+                        if moves.is_empty() || pos.game_end().is_some() {
+                            break;
+                        }
+                        for c in Color::BOTH {
+                            let view = pos.view(c);
+                            let belief = Belief::from_view(&view);
+                            let a = belief.sample(&mut rng).expect("an assignment");
+                            if let Err(e) = belief.determinize(&view, &a) {
+                                panic!("{name} ply {} for {c:?}: {e}\n{}", pos.ply(), view.to_text());
+                            }
+                        }
+                        let us = pos.side_to_move().index();
+                        let back = last[us]
+                            .and_then(|m| moves.iter().copied().find(|x| x.from() == m.to() && x.to() == m.from()));
+                        let mv = match back {
+                            Some(b) if rng.gen_bool(0.8) => b,
+                            _ => moves[rng.gen_range(0..moves.len())],
+                        };
+                        last[us] = Some(mv);
+                        pos.make(mv);
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn samples_agree_with_the_view() {
         let mut rng = StdRng::seed_from_u64(11);
