@@ -388,15 +388,22 @@ fn position_key(pos: &Position, bold: bool) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut a = (pos.side as u64) << 1 | u64::from(bold);
     let mut b = a.wrapping_mul(K);
-    // Eight squares a word; the board's last few squares fill a short word.
-    let word = |x: &[u8]| {
-        let mut w = [0u8; 8];
-        w[..x.len()].copy_from_slice(x);
-        u64::from_le_bytes(w)
-    };
-    for (c, f) in pos.cells.chunks(8).zip(pos.flags.chunks(8)) {
+    // Eight squares a word; the board's last few squares fill a short word, zero-padded
+    // (read whole words by fixed-size copies: a copy of a variable length is a call).
+    const FULL: usize = CELLS / 8 * 8;
+    let word = |x: &[u8]| u64::from_le_bytes(x.try_into().unwrap_or([0; 8]));
+    for (c, f) in pos.cells[..FULL].chunks_exact(8).zip(pos.flags[..FULL].chunks_exact(8)) {
         a = (a ^ word(c)).wrapping_mul(K).rotate_left(27);
         b = (b ^ word(f)).wrapping_mul(K).rotate_left(31);
+    }
+    if FULL < CELLS {
+        let tail = |x: &[u8; CELLS]| {
+            let mut w = [0u8; 8];
+            w[..CELLS - FULL].copy_from_slice(&x[FULL..]);
+            u64::from_le_bytes(w)
+        };
+        a = (a ^ tail(&pos.cells)).wrapping_mul(K).rotate_left(27);
+        b = (b ^ tail(&pos.flags)).wrapping_mul(K).rotate_left(31);
     }
     (a ^ b.rotate_left(17)).wrapping_mul(K) | 1
 }
