@@ -146,7 +146,7 @@ const STALE_TOP: i32 = 150;
 /// to trade with their Marshal) as hard as the other pieces even while the enemy Spy
 /// lives, and its pieces below a Colonel are drawn to trade with seen enemy pieces of
 /// their rank (a trade is progress); and a side far ahead pays more to leave a placement
-/// that keeps recurring (`repeat_cost`). Against the UCC 2012 AI asmodeus, 4 of 20 games
+/// that keeps recurring (`repeat_cost_of`). Against the UCC 2012 AI asmodeus, 4 of 20 games
 /// were turn-cap draws after 750 turns or more without an attack: in one their seen
 /// Marshal chased our General to and fro along their second row while ours, four steps
 /// away and kept home by their Spy, never came to trade (650 ahead).
@@ -159,15 +159,12 @@ const LOCK_FROM: u32 = 100;
 /// always fled followed it around the same three squares for 800 turns. Another move
 /// breaks the cycle.
 ///
-/// The repeats are counted in the sampled world, and a player's view becomes a world
-/// through its text (`Belief::determinize`), which keeps only the last moves: in a game
-/// the count is 0 and no move pays, even with every enemy rank known (only a position
-/// searched with full information, as in the tests, keeps the whole game). Counted on the
-/// view instead (the patch is kept outside the repository), against the UCC 2012 AI
-/// hunter: with these caps 14/2/3 over 19 games, with both caps 60 8/4/1 over 13, against
-/// 16/3/0 and 10/3/0 for the free cycles on the same game numbers of ladders run a day
-/// earlier (300 ms, real manager); the free cycles themselves scored 11/3/4 over 18 games
-/// the same day as the patch, so whether the cost helps is not settled.
+/// The repeats are counted once a search, on the view (`Searcher::root_repeats`): a
+/// sampled world is built from the view's text (`Belief::determinize`), which keeps only
+/// the last moves, so counted in the world no move ever paid in a real game. Counted on
+/// the view, against the UCC 2012 AI hunter (300 ms, real manager, `SEED=5`, the same 20
+/// games, both ladders run side by side): 17/2/1 (90.0%) against 14/2/4 (75.0%) with the
+/// free cycles.
 const REPEAT_STEP: i32 = 15;
 const REPEAT_CAP: i32 = 120;
 /// The cap instead for a side not behind by more than `REPEAT_BEHIND` (the world's static
@@ -339,6 +336,10 @@ struct Searcher<'a> {
     /// The best move found at each position, tried first when the position comes again
     /// (the next iteration of the same world).
     best_moves: Slots<Move>,
+    /// How many times the placement each root move makes stood before (`repeat_cost_of`),
+    /// counted once on the view: a sampled world is built from the view's text, which
+    /// keeps only the last few moves, so a world knows nothing of the placements before.
+    root_repeats: Vec<(Move, usize)>,
 }
 
 /// How many static scores a searcher keeps (a power of two). A search meets the same
@@ -455,6 +456,7 @@ impl<'a> Searcher<'a> {
             bold: false,
             evals: Slots::new(EVAL_SLOTS, 0),
             best_moves: Slots::new(BEST_SLOTS, Move::NULL),
+            root_repeats: Vec::new(),
         }
     }
 
@@ -952,7 +954,8 @@ impl<'a> Searcher<'a> {
             let s = if s.abs() >= WIN_BOUND {
                 s
             } else {
-                s - repeat_cost(world, m, score)
+                let n = self.root_repeats.iter().find(|e| e.0 == m).map_or(0, |e| e.1);
+                s - repeat_cost_of(world.quiet_plies(), n, score)
             };
             if self.aborted {
                 return false;
@@ -987,19 +990,21 @@ fn loss_key(score: i32, after: i32) -> i64 {
     (ply << LOSS_PLY_SHIFT) + after.clamp(-LOSS_STATIC_SPAN, LOSS_STATIC_SPAN - 1) as i64
 }
 
-/// What root move `m` costs for the placements it repeats (`REPEAT_STEP`), for a side
-/// whose static score is `score`. In a locked game (`LOCK_FROM`) a side ahead pays up to
-/// half its lead, reached by the fourth repeat: the cycle is a draw, and a piece given
-/// up to break it is worth less than the rest of the lead.
-fn repeat_cost(pos: &Position, m: Move, score: i32) -> i32 {
-    let (step, cap) = if pos.quiet_plies() >= LOCK_FROM && score / 2 > REPEAT_CAP_EVEN {
+/// What a root move costs for the placements it repeats (`REPEAT_STEP` for each of the
+/// `repeats` times its placement stood before, `Position::repeats_after`), for a side
+/// whose static score is `score`, `quiet` plies after the last attack. In a locked game
+/// (`LOCK_FROM`) a side ahead pays up to half its lead, reached by the fourth repeat: the
+/// cycle is a draw, and a piece given up to break it is worth less than the rest of the
+/// lead.
+fn repeat_cost_of(quiet: u32, repeats: usize, score: i32) -> i32 {
+    let (step, cap) = if quiet >= LOCK_FROM && score / 2 > REPEAT_CAP_EVEN {
         (score / 8, score / 2)
     } else if score >= -REPEAT_BEHIND {
         (REPEAT_STEP, REPEAT_CAP_EVEN)
     } else {
         (REPEAT_STEP, REPEAT_CAP)
     };
-    (step * pos.repeats_after(m, REPEAT_WINDOW) as i32).min(cap)
+    (step * repeats as i32).min(cap)
 }
 
 /// The view's legal moves, attacks on known weaker pieces first, then attacks on unknown
@@ -1118,6 +1123,13 @@ fn search(
     let mut searchers: Vec<Searcher> = (0..threads)
         .map(|_| Searcher::new(stop, start, plan.hard, share))
         .collect();
+    let repeats: Vec<(Move, usize)> = root
+        .iter()
+        .map(|&m| (m, view.repeats_after(m, REPEAT_WINDOW)))
+        .collect();
+    for s in searchers.iter_mut() {
+        s.root_repeats.clone_from(&repeats);
+    }
     let nodes = |ss: &[Searcher]| ss.iter().map(|s| s.nodes).sum::<u64>();
     // Past `WIDE_DEPTH`, with hidden ranks and no depth asked for, the time goes to more
     // worlds at that depth, not to deeper searches of the same few.
@@ -1690,6 +1702,11 @@ mod tests {
         assert_eq!(attacks(190), 4, "a stale game");
     }
 
+    /// `repeat_cost_of` root move `m` in `pos`, its repeats counted in `pos`.
+    fn repeat_cost(pos: &Position, m: Move, score: i32) -> i32 {
+        repeat_cost_of(pos.quiet_plies(), pos.repeats_after(m, REPEAT_WINDOW), score)
+    }
+
     /// `classic` without the repetition rules (as in the UCC 2012 manager).
     fn classic_unruled(pieces: &[(&str, &str)], side: char, view: &str) -> Position {
         let mut pos = classic(pieces, side, view);
@@ -1738,6 +1755,58 @@ mod tests {
         assert_eq!(repeat_cost(&pos, mv("e4f4"), 1000), 500);
         assert_eq!(repeat_cost(&pos, mv("e4f4"), 2 * REPEAT_CAP_EVEN), REPEAT_CAP_EVEN);
         assert_eq!(repeat_cost(&pos, mv("e4e5"), 1000), 0, "a new square");
+    }
+
+    #[test]
+    fn with_hidden_ranks_a_root_move_still_pays_for_the_placements_it_repeats() {
+        // Red's seen General on e4 faces Blue's seen Marshal on e6; Red's unseen Captain
+        // steps j2-j3 and back while Blue's seen Captain steps j9-j8 and back, 1 or 6
+        // times (no repetition rules). Blue's unseen a10 and b10 are its Flag and last Bomb
+        // (everything else is captured), so every world scores the same material. Stepping to j3 again repeats
+        // a placement once or six times; the other move searched, the General's step to e5
+        // beside the Marshal, loses it. At depth 1 the step's score drops by the cost of
+        // five more repeats. Sampled worlds are built from the view's text, which keeps
+        // only the last moves: counted in the world, every repeat was free, and against
+        // the UCC 2012 AI hunter our Marshal stepped between two squares for 870 turns.
+        let mut start = classic_at(
+            &[
+                ("a1", "rF"),
+                ("a2", "rB"),
+                ("b1", "rB"),
+                ("e4", "r9'!"),
+                ("j2", "r6"),
+                ("e6", "bM'!"),
+                ("j9", "b6'!"),
+                ("a10", "b?"),
+                ("b10", "b?"),
+            ],
+            'r',
+            "r",
+            "10 0 S22222222333334444555566677788MBBBB/S222222223333344445555666777889BBBBB",
+        );
+        start.set_rules(Rules {
+            two_squares: None,
+            more_squares: false,
+            ..Rules::default()
+        });
+        let mv = |s: &str| Move::parse(s).unwrap();
+        let score = |cycles: usize| {
+            let mut view = start.clone();
+            for _ in 0..cycles {
+                for m in ["j2j3", "j9j8", "j3j2", "j8j9"] {
+                    view.make(mv(m));
+                }
+            }
+            assert_eq!(view.repeats_after(mv("j2j3"), REPEAT_WINDOW), cycles);
+            let two = Limits {
+                searchmoves: vec![mv("j2j3"), mv("e4e5")],
+                ..depth(1)
+            };
+            let r = go(&view, two, 1);
+            assert_eq!(r.best, Some(mv("j2j3")));
+            r.info.score
+        };
+        assert_eq!(score(1) - score(6), 5 * REPEAT_STEP);
     }
 
     #[test]
