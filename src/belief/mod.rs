@@ -567,6 +567,16 @@ mod tests {
         out
     }
 
+    /// Draws an assignment for `view` and checks that it becomes a world (`what` names the
+    /// view in the panic).
+    fn assert_determinizes(what: &str, view: &Position, rng: &mut StdRng) {
+        let belief = Belief::from_view(view);
+        let a = belief.sample(rng).expect("an assignment");
+        if let Err(e) = belief.determinize(view, &a) {
+            panic!("{what}: {e}\n{}", view.to_text());
+        }
+    }
+
     /// Every player's view of seeded random games, before every ply, becomes a world under
     /// each set of repetition rules (the UCC manager's has none): a view that cannot be
     /// determinized leaves the search no world to search.
@@ -592,15 +602,11 @@ mod tests {
         for rules in rule_sets {
             for name in ["classic", "barrage"] {
                 tracked_games(name, rules, 12, 9, 1, |truth, c, view, _| {
-                    let belief = Belief::from_view(view);
-                    let a = belief.sample(&mut rng).expect("an assignment");
-                    if let Err(e) = belief.determinize(view, &a) {
-                        panic!(
-                            "{name} {rules:?} ply {} for {c:?}: {e}\n{}",
-                            truth.ply(),
-                            view.to_text()
-                        );
-                    }
+                    assert_determinizes(
+                        &format!("{name} {rules:?} ply {} for {c:?}", truth.ply()),
+                        view,
+                        &mut rng,
+                    );
                 });
             }
         }
@@ -631,12 +637,7 @@ mod tests {
                             break;
                         }
                         for c in Color::BOTH {
-                            let view = pos.view(c);
-                            let belief = Belief::from_view(&view);
-                            let a = belief.sample(&mut rng).expect("an assignment");
-                            if let Err(e) = belief.determinize(&view, &a) {
-                                panic!("{name} ply {} for {c:?}: {e}\n{}", pos.ply(), view.to_text());
-                            }
+                            assert_determinizes(&format!("{name} ply {} for {c:?}", pos.ply()), &pos.view(c), &mut rng);
                         }
                         let us = pos.side_to_move().index();
                         let back = last[us]
