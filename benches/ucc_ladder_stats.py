@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Scores a UCC ladder folder (benches/ucc-ladder.sh) from the manager's own files.
 
-    python3 benches/ucc_ladder_stats.py OUTDIR
+    python3 benches/ucc_ladder_stats.py OUTDIR [OUTDIR ...]
 
-For every OUTDIR/<opponent>/<i>.out (the manager's result line) and <i>.log (its -o log),
+Several folders (ladders run side by side, or one ladder's shards) are counted together,
+an opponent's games in all of them making its one row. For every OUTDIR/<opponent>/<i>.out (the manager's result line) and <i>.log (its -o log),
 with Marshal the player whose path ends in /marshal: wins, draws, losses and score; games
 in which Marshal's Marshal (UCC '1') died attacking a Bomb; how many times its General or
 a Colonel (UCC '2', '3') did; games in which Marshal's Flag was taken; games that ended by
@@ -60,33 +61,38 @@ def game(out_path, log_path):
 
 
 def main():
-    root = sys.argv[1]
-    rows = []
+    roots = sys.argv[1:]
+    if not roots:
+        sys.exit("usage: ucc_ladder_stats.py OUTDIR [OUTDIR ...]")
+    per_opp = {}
+    for root in roots:
+        # Lost games are named by folder too when there are several.
+        where = f"{root}: " if len(roots) > 1 else ""
+        for opp in sorted(os.listdir(root)):
+            d = os.path.join(root, opp)
+            if not os.path.isdir(d):
+                continue
+            c = per_opp.setdefault(opp, dict.fromkeys(COUNTS, 0))
+            outs = sorted((f for f in os.listdir(d) if f.endswith(".out")), key=lambda f: int(f[:-4]))
+            for f in outs:
+                i = f[:-4]
+                res, bomb, flag, turns, why, last_fight, top = game(
+                    os.path.join(d, f), os.path.join(d, i + ".log"))
+                c[res] += 1
+                c["n"] += 1
+                c["bomb"] += bomb
+                c["top"] += top
+                c["flag"] += flag
+                if res in "LE":
+                    print(f"{where}{opp} game {i}: {res} ({why} at turn {turns})", file=sys.stderr)
+                elif res == "D":
+                    fought = f"last capture at turn {last_fight}" if last_fight else "no capture"
+                    print(f"{where}{opp} game {i}: D ({why} at turn {turns}, {fought})", file=sys.stderr)
+    rows = [(opp, c) for opp, c in sorted(per_opp.items()) if c["n"]]
     total = dict.fromkeys(COUNTS, 0)
-    for opp in sorted(os.listdir(root)):
-        d = os.path.join(root, opp)
-        if not os.path.isdir(d):
-            continue
-        c = dict.fromkeys(COUNTS, 0)
-        outs = sorted((f for f in os.listdir(d) if f.endswith(".out")), key=lambda f: int(f[:-4]))
-        for f in outs:
-            i = f[:-4]
-            res, bomb, flag, turns, why, last_fight, top = game(
-                os.path.join(d, f), os.path.join(d, i + ".log"))
-            c[res] += 1
-            c["n"] += 1
-            c["bomb"] += bomb
-            c["top"] += top
-            c["flag"] += flag
-            if res in "LE":
-                print(f"{opp} game {i}: {res} ({why} at turn {turns})", file=sys.stderr)
-            elif res == "D":
-                fought = f"last capture at turn {last_fight}" if last_fight else "no capture"
-                print(f"{opp} game {i}: D ({why} at turn {turns}, {fought})", file=sys.stderr)
-        if c["n"]:
-            rows.append((opp, c))
-            for k in total:
-                total[k] += c[k]
+    for _, c in rows:
+        for k in total:
+            total[k] += c[k]
     print("| opponent | games | W/D/L | score | Marshal on a Bomb | General/Colonel on a Bomb "
           "| Flag lost | errors |")
     print("|---|---|---|---|---|---|---|---|")
