@@ -587,8 +587,7 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16, bold: bool) ->
     let spy_feared = !bold && pos.counts[them][Rank::Spy.index()] > 0;
     let careful =
         |r: Rank, sq: usize| r == Rank::Spy || (r == Rank::Marshal && spy_feared && pos.flags[sq] & REVEALED != 0);
-    // Our free hunters, those drawn to unseen pieces (not the Spy, nor the Marshal while
-    // the enemy Spy lives): their squares.
+    // Our free hunters, those drawn to unseen pieces (not the careful ones): their squares.
     let hunters = if hidden == 0 {
         0
     } else {
