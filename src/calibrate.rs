@@ -23,8 +23,8 @@
 
 use crate::belief::tracker::{Action, Evidence, Kind, Observation};
 use crate::belief::{prior, Belief, Tracker};
+use crate::formats::record::GameRecord;
 use crate::rules::piece::{resolve_combat, NUM_RANKS};
-use crate::rules::record::GameRecord;
 use crate::rules::{Color, Combat, Move, Position, Rank, Rules, Setup, Variant, VariantKind};
 use crate::search::{think_with, Limits};
 use rand::rngs::StdRng;

@@ -1,6 +1,7 @@
 //! Runs the `marshal` binary's perft and replay subcommands and checks what they print.
 
-use marshal::rules::{record::describe_end, GameRecord, Position, Rules, Setup, Variant};
+use marshal::formats::{record::describe_end, GameRecord};
+use marshal::rules::{Position, Rules, Setup, Variant};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::path::PathBuf;
 

@@ -1,7 +1,7 @@
 //! Drives `marshal play` through pipes (plain output, `legal:` lines) for whole short
 //! games with save and resume, and, when tmux is installed, through a real terminal.
 
-use marshal::rules::GameRecord;
+use marshal::formats::GameRecord;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};

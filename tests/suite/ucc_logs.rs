@@ -1,8 +1,8 @@
 //! `marshal replay` on UCC 2012 manager logs: the hand-written logs of `tests/data/ucc-logs/`
 //! (a crash of an AI, the manager's end rule), and, when asked for, a folder of real ones.
 
-use marshal::rules::record::describe_end;
-use marshal::rules::ucc_log::{self, META_CRASH, META_REASON};
+use marshal::formats::record::describe_end;
+use marshal::formats::ucc_log::{self, META_CRASH, META_REASON};
 use marshal::rules::{Rules, Variant};
 use std::path::{Path, PathBuf};
 

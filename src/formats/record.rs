@@ -1,11 +1,13 @@
 //! Game records (JSON via serde): variant, rules, both setups, every move with its
 //! outcome, and the result; enough to resume an interrupted game exactly or replay it.
 
-use super::moves::Move;
-use super::notation::Setup;
-use super::piece::{Color, Combat, Rank};
-use super::position::{EndReason, GameEnd, Position};
-use super::variant::{Rules, Variant};
+use crate::rules::moves::Move;
+use crate::rules::notation::Setup;
+use crate::rules::piece::{Color, Combat, Rank};
+use crate::rules::position::{EndReason, GameEnd, Position};
+use crate::rules::square::Square;
+use crate::rules::variant::{Rules, Variant};
+use crate::rules::view::{occupied, ObservedMove};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -206,6 +208,26 @@ impl GameRecord {
         }
     }
 
+    /// What `side` observed of the game's first `plies` plies (all by default): the
+    /// squares the enemy's pieces started on, and every move as that side saw it (the
+    /// engine's `position` line, as `marshal match` tells it).
+    pub fn observed_by(&self, side: Color, plies: Option<usize>) -> Result<(Vec<Square>, Vec<ObservedMove>), String> {
+        let n = plies.unwrap_or(self.moves.len());
+        if n > self.moves.len() {
+            return Err(format!("--ply {n}: the game has {} plies", self.moves.len()));
+        }
+        let mut pos = self.start(None).map_err(|e| e.to_string())?;
+        let enemy = occupied(&pos, side.flip());
+        let mut seen = Vec::with_capacity(n);
+        for rm in &self.moves[..n] {
+            let mv = Move::parse(&rm.mv).map_err(|e| format!("move '{}': {e}", rm.mv))?;
+            let mover = pos.side_to_move();
+            let out = pos.make(mv);
+            seen.push(ObservedMove::seen_by(mv, mover, &out, &self.rules, side));
+        }
+        Ok((enemy, seen))
+    }
+
     /// `replay_with` without a callback.
     pub fn replay(&self, rules: Option<Rules>) -> Result<(Position, Option<GameEnd>), RecordError> {
         self.replay_with(rules, |_, _| {})
@@ -213,7 +235,7 @@ impl GameRecord {
 }
 
 fn parse_rank(s: &str) -> Result<Rank, String> {
-    match super::piece::take_rank_token(s.as_bytes()) {
+    match crate::rules::piece::take_rank_token(s.as_bytes()) {
         Some((r, n)) if n == s.len() => Ok(r),
         _ => Err(format!("'{s}' is not a piece")),
     }

@@ -3,15 +3,13 @@
 //! protocol (its manual, `web/doc/manager_manual.txt` of `ucc/progcomp2012`; translation in `crate::ucc`), chooses its own
 //! setup, and loses by a fault when it answers late, wrongly or illegally, like `Engine`.
 
-use super::player::{Clock, Fault, GameStart, Player};
+use super::{board_rows, colour_name, move_from_ucc, move_to_ucc, setup_from_rows, Outcome};
+use crate::player::{Clock, Fault, GameStart, Player};
+use crate::process::{Process, ReadError, Stderr};
+use crate::rules::view::ObservedMove;
 use crate::rules::{Color, Move, Position, Rules, Setup, Variant};
-use crate::ucc::{board_rows, move_from_ucc, move_to_ucc, setup_from_rows, Outcome};
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError};
-use std::collections::VecDeque;
-use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 /// The `--engine` prefix of a UCC AI.
@@ -28,10 +26,7 @@ const STDERR_LINES: usize = 4;
 pub struct UccPlayer {
     /// The program as given after `ucc:`.
     path: String,
-    child: Option<Child>,
-    stdin: Option<ChildStdin>,
-    lines: Option<Receiver<String>>,
-    stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    process: Option<Process>,
     color: Color,
     setup: Option<Setup>,
     attacker_advantage: bool,
@@ -46,10 +41,7 @@ impl UccPlayer {
     pub fn new(spec: &str) -> UccPlayer {
         UccPlayer {
             path: spec.strip_prefix(PREFIX).unwrap_or(spec).to_string(),
-            child: None,
-            stdin: None,
-            lines: None,
-            stderr_tail: Arc::new(Mutex::new(VecDeque::new())),
+            process: None,
             color: Color::Red,
             setup: None,
             attacker_advantage: false,
@@ -60,70 +52,26 @@ impl UccPlayer {
 
     fn spawn(&mut self) -> Result<(), Fault> {
         let program = program_path(&self.path).map_err(Fault::Crash)?;
-        let mut child = Command::new(&program)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
+        let process = Process::start(Command::new(&program), Stderr::Keep(STDERR_LINES))
             .map_err(|e| Fault::Crash(format!("cannot start '{}': {e}", self.path)))?;
-        let out = child.stdout.take().ok_or_else(|| Fault::Crash("no stdout".into()))?;
-        let (tx, rx) = unbounded();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        if let Some(err) = child.stderr.take() {
-            let tail = Arc::clone(&self.stderr_tail);
-            std::thread::spawn(move || {
-                // Bytes, not lines of UTF-8: a program may write anything there.
-                let mut reader = BufReader::new(err);
-                let mut buf = Vec::new();
-                loop {
-                    buf.clear();
-                    match reader.by_ref().take(4096).read_until(b'\n', &mut buf) {
-                        Ok(0) | Err(_) => break,
-                        Ok(_) => {
-                            let text = String::from_utf8_lossy(&buf).trim_end().to_string();
-                            if text.is_empty() {
-                                continue;
-                            }
-                            if let Ok(mut t) = tail.lock() {
-                                if t.len() == STDERR_LINES {
-                                    t.pop_front();
-                                }
-                                t.push_back(text.chars().take(200).collect());
-                            }
-                        }
-                    }
-                }
-            });
-        }
-        self.stdin = child.stdin.take();
-        self.child = Some(child);
-        self.lines = Some(rx);
+        self.process = Some(process);
         Ok(())
     }
 
     fn send(&mut self, line: &str) -> Result<(), Fault> {
-        let stdin = self.stdin.as_mut().ok_or_else(|| Fault::Crash("not running".into()))?;
-        writeln!(stdin, "{line}")
-            .and_then(|_| stdin.flush())
-            .map_err(|e| self.crash(format!("cannot write to it: {e}")))
+        let p = self
+            .process
+            .as_mut()
+            .ok_or_else(|| Fault::Crash("not running".into()))?;
+        if let Err(e) = p.send(line) {
+            return Err(self.crash(format!("cannot write to it: {e}")));
+        }
+        Ok(())
     }
 
     /// A crash fault, with the last lines the program wrote to stderr.
     fn crash(&self, what: String) -> Fault {
-        // The reader may still be taking in the last words of a dying program.
-        std::thread::sleep(Duration::from_millis(20));
-        let tail: Vec<String> = self
-            .stderr_tail
-            .lock()
-            .map(|t| t.iter().cloned().collect())
-            .unwrap_or_default();
+        let tail = self.process.as_ref().map(|p| p.stderr_tail()).unwrap_or_default();
         if tail.is_empty() {
             Fault::Crash(what)
         } else {
@@ -134,13 +82,14 @@ impl UccPlayer {
     /// The next line the program writes, by `deadline` (`allowed` after it was asked);
     /// `what` says what was asked for.
     fn read(&mut self, deadline: Instant, allowed: Duration, what: &str) -> Result<String, Fault> {
-        let rx = self.lines.as_ref().ok_or_else(|| Fault::Crash("not running".into()))?;
-        match rx.recv_timeout(deadline.saturating_duration_since(Instant::now())) {
+        let p = self
+            .process
+            .as_ref()
+            .ok_or_else(|| Fault::Crash("not running".into()))?;
+        match p.read_line(Some(deadline)) {
             Ok(l) => Ok(l.trim_end().to_string()),
-            Err(RecvTimeoutError::Timeout) => {
-                Err(Fault::Timeout(format!("no {what} within {} ms", allowed.as_millis())))
-            }
-            Err(RecvTimeoutError::Disconnected) => Err(self.crash(format!("it closed its output before its {what}"))),
+            Err(ReadError::Timeout) => Err(Fault::Timeout(format!("no {what} within {} ms", allowed.as_millis()))),
+            Err(ReadError::Closed) => Err(self.crash(format!("it closed its output before its {what}"))),
         }
     }
 }
@@ -155,11 +104,7 @@ impl Player for UccPlayer {
         }
         self.color = color;
         self.spawn()?;
-        let colour = match color {
-            Color::Red => "RED",
-            Color::Blue => "BLUE",
-        };
-        self.send(&format!("{colour} {} 10 10", program_name(opponent)))?;
+        self.send(&format!("{} {} 10 10", colour_name(color), program_name(opponent)))?;
         let deadline = Instant::now() + SETUP_TIMEOUT;
         let mut rows = Vec::with_capacity(4);
         for i in 0..4 {
@@ -171,7 +116,7 @@ impl Player for UccPlayer {
     }
 
     fn start(&mut self, game: &GameStart) -> Result<(), Fault> {
-        if self.child.is_none() {
+        if self.process.is_none() {
             self.own_setup(&game.variant, game.color, "unknown")?;
         }
         if self.color != game.color || self.setup.as_ref() != Some(&game.setup) {
@@ -181,7 +126,7 @@ impl Player for UccPlayer {
         Ok(())
     }
 
-    fn choose(&mut self, view: &Position, observed: &[String], clock: Clock) -> Result<Move, Fault> {
+    fn choose(&mut self, view: &Position, observed: &[ObservedMove], clock: Clock) -> Result<Move, Fault> {
         let allowed = clock.deadline(self.color);
         let deadline = Instant::now() + allowed;
         let mut message = Vec::new();
@@ -190,16 +135,17 @@ impl Player for UccPlayer {
         }
         // What happened since its last turn, as the manager tells it: the echo of its own
         // move, then the opponent's move, each with the outcome.
-        for (ply, token) in observed.iter().enumerate().skip(self.told) {
-            let internal = |e: String| Fault::Crash(format!("internal: move {} '{token}': {e}", ply + 1));
-            let (mv, outcome) = Outcome::from_observed(token, self.attacker_advantage).map_err(internal)?;
+        for (ply, om) in observed.iter().enumerate().skip(self.told) {
+            let internal = |e: String| Fault::Crash(format!("internal: move {} '{om}': {e}", ply + 1));
+            let mv = om.mv;
+            let outcome = Outcome::of_observed(om, self.attacker_advantage).map_err(internal)?;
             let mover = if ply % 2 == 0 { Color::Red } else { Color::Blue };
             let text = if mover == self.color && !self.last_reply.is_empty() {
                 self.last_reply.clone()
             } else {
                 move_to_ucc(mv).map_err(internal)?
             };
-            message.push(format!("{text} {}", outcome.text()));
+            message.push(format!("{text} {outcome}"));
         }
         self.told = observed.len();
         message.extend(board_rows(view, self.color));
@@ -228,27 +174,8 @@ impl Player for UccPlayer {
     }
 
     fn finish(&mut self) {
-        let _ = self.send("QUIT");
-        self.stdin = None;
-        if let Some(mut c) = self.child.take() {
-            let deadline = Instant::now() + Duration::from_millis(500);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = c.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
-            }
-            let _ = c.kill();
-            let _ = c.wait();
-        }
-    }
-}
-
-impl Drop for UccPlayer {
-    fn drop(&mut self) {
-        if let Some(mut c) = self.child.take() {
-            let _ = c.kill();
-            let _ = c.wait();
+        if let Some(mut p) = self.process.take() {
+            p.stop(Some("QUIT"), Duration::from_millis(500));
         }
     }
 }

@@ -1,10 +1,15 @@
 //! The UCC 2012 Stratego manager's conventions and ours, translated both ways: squares
 //! (manager `x = 9 - file`, `y = rank - 1`, a half turn of our diagram), piece characters
 //! (American order), setups (four rows, top row first), moves and outcomes. Pure functions,
-//! shared by the `marshal-ucc` adapter (Marshal as a UCC AI) and the `ucc:` players of
-//! `marshal match` (UCC AIs under our arbiter).
+//! written once and shared by the `marshal-ucc` adapter (Marshal as a UCC AI), the `ucc:`
+//! players of `marshal match` (UCC AIs under our arbiter, in `player`) and the manager's
+//! logs (`crate::formats::ucc_log`).
 
+pub mod player;
+
+use crate::rules::view::ObservedMove;
 use crate::rules::{piece::resolve_combat, Color, Combat, Move, Position, Rank, Setup, Square, Variant};
+use std::fmt;
 
 /// The manager's board size (classic only).
 pub const SIZE: u8 = 10;
@@ -15,8 +20,8 @@ pub fn to_xy(sq: Square) -> (u8, u8) {
 }
 
 /// The manager's `(x, y)` as our square, if on the board.
-pub fn from_xy(x: i32, y: i32) -> Option<Square> {
-    if (0..SIZE as i32).contains(&x) && (0..SIZE as i32).contains(&y) {
+pub fn from_xy(x: i64, y: i64) -> Option<Square> {
+    if (0..SIZE as i64).contains(&x) && (0..SIZE as i64).contains(&y) {
         Some(Square::new(SIZE - 1 - x as u8, y as u8))
     } else {
         None
@@ -43,6 +48,14 @@ pub fn rank_of_ucc(c: char) -> Option<Rank> {
         d @ '1'..='9' => Rank::from_index(11 - (d as u8 - b'0') as usize)?,
         _ => return None,
     })
+}
+
+/// The manager's name of a colour (`RED`, `BLUE`), as in the colour line and the log.
+pub fn colour_name(c: Color) -> &'static str {
+    match c {
+        Color::Red => "RED",
+        Color::Blue => "BLUE",
+    }
 }
 
 /// The manager's rows `y` of a colour's setup zone, in the order it sends them (top first).
@@ -174,7 +187,7 @@ impl Dir {
     }
 
     /// `(dx, dy)` in manager coordinates (`UP` is y - 1).
-    pub fn delta(self) -> (i32, i32) {
+    pub fn delta(self) -> (i64, i64) {
         match self {
             Dir::Up => (0, -1),
             Dir::Down => (0, 1),
@@ -203,23 +216,51 @@ pub fn move_to_ucc(mv: Move) -> Result<String, String> {
     })
 }
 
-/// Reads `x y DIR [n]` from the front of `tokens`; returns the move and the tokens used.
-pub fn move_from_ucc(tokens: &[&str]) -> Result<(Move, usize), String> {
+/// `x y DIR [n]` at the front of `tokens`, read as the manager reads it (a fourth token
+/// that is a number is the multiplier): the move (`None` if it leaves the board or its
+/// multiplier is not 1..10) and the tokens used; `Err` if the tokens are no move at all.
+pub fn parse_move(tokens: &[&str]) -> Result<(Option<Move>, usize), String> {
     if tokens.len() < 3 {
         return Err(format!("'{}' is not 'x y DIR [n]'", tokens.join(" ")));
     }
-    let num = |t: &str| t.parse::<i32>().map_err(|_| format!("'{t}' is not a number"));
+    let num = |t: &str| t.parse::<i64>().map_err(|_| format!("'{t}' is not a number"));
     let (x, y) = (num(tokens[0])?, num(tokens[1])?);
     let dir = Dir::parse(tokens[2]).ok_or_else(|| format!("'{}' is not UP, DOWN, LEFT or RIGHT", tokens[2]))?;
-    let (n, used) = match tokens.get(3).and_then(|t| t.parse::<i32>().ok()) {
-        Some(n) if (1..=SIZE as i32).contains(&n) => (n, 4),
-        Some(n) => return Err(format!("multiplier {n} is not 1..{SIZE}")),
+    let (n, used) = match tokens.get(3).and_then(|t| t.parse::<i64>().ok()) {
+        Some(n) => (n, 4),
         None => (1, 3),
     };
+    if !(1..=SIZE as i64).contains(&n) {
+        return Ok((None, used));
+    }
     let (dx, dy) = dir.delta();
-    let from = from_xy(x, y).ok_or_else(|| format!("({x}, {y}) is off the board"))?;
-    let to = from_xy(x + dx * n, y + dy * n).ok_or_else(|| format!("the move from ({x}, {y}) leaves the board"))?;
-    Ok((Move::new(from, to), used))
+    // Both squares checked before any arithmetic on the (untrusted) numbers.
+    let mv = from_xy(x, y).and_then(|from| Some(Move::new(from, from_xy(x + dx * n, y + dy * n)?)));
+    Ok((mv, used))
+}
+
+/// Reads `x y DIR [n]` from the front of `tokens`; returns the move and the tokens used.
+/// Unlike [`parse_move`], a move off the board is an error that says why.
+pub fn move_from_ucc(tokens: &[&str]) -> Result<(Move, usize), String> {
+    let (mv, used) = parse_move(tokens)?;
+    if let Some(mv) = mv {
+        return Ok((mv, used));
+    }
+    // Say what is wrong: the numbers parsed above.
+    let n: i64 = if used == 4 { tokens[3].parse().unwrap_or(0) } else { 1 };
+    if !(1..=SIZE as i64).contains(&n) {
+        return Err(format!("multiplier {n} is not 1..{SIZE}"));
+    }
+    let (x, y) = (tokens[0], tokens[1]);
+    match tokens[0]
+        .parse::<i64>()
+        .ok()
+        .zip(tokens[1].parse::<i64>().ok())
+        .and_then(|(x, y)| from_xy(x, y))
+    {
+        None => Err(format!("({x}, {y}) is off the board")),
+        Some(_) => Err(format!("the move from ({x}, {y}) leaves the board")),
+    }
 }
 
 /// The result of a move as the manager reports it.
@@ -235,40 +276,38 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Parses the outcome tokens (`OK`, `KILLS a d`, ...).
-    pub fn parse(tokens: &[&str]) -> Result<Outcome, String> {
+    /// Parses the outcome tokens (`OK`, `KILLS a d`, ...); `Ok(None)` when the first token
+    /// is no outcome word.
+    pub fn parse(tokens: &[&str]) -> Result<Option<Outcome>, String> {
         let ranks = || -> Result<(Rank, Rank), String> {
-            let r = |i: usize| {
-                tokens
-                    .get(i)
-                    .and_then(|t| t.chars().next().filter(|_| t.len() == 1))
-                    .and_then(rank_of_ucc)
-                    .ok_or_else(|| format!("outcome '{}' needs two piece characters", tokens.join(" ")))
+            if tokens.len() != 3 {
+                return Err(format!("outcome '{}' needs two piece characters", tokens.join(" ")));
+            }
+            let one = |t: &str| {
+                let mut cs = t.chars();
+                match (cs.next(), cs.next()) {
+                    (Some(c), None) => rank_of_ucc(c).ok_or_else(|| format!("'{t}' is not a piece character")),
+                    _ => Err(format!("'{t}' is not a piece character")),
+                }
             };
-            Ok((r(1)?, r(2)?))
+            Ok((one(tokens[1])?, one(tokens[2])?))
         };
-        Ok(match tokens.first().copied() {
-            Some("OK") => Outcome::Ok,
-            Some("ILLEGAL") => Outcome::Illegal,
-            Some("KILLS") => ranks().map(|(a, d)| Outcome::Kills(a, d))?,
-            Some("DIES") => ranks().map(|(a, d)| Outcome::Dies(a, d))?,
-            Some("BOTHDIE") => ranks().map(|(a, d)| Outcome::BothDie(a, d))?,
-            Some("VICTORY_FLAG") => Outcome::VictoryFlag,
-            Some("VICTORY_ATTRITION") => Outcome::VictoryAttrition,
-            _ => return Err(format!("unknown outcome '{}'", tokens.join(" "))),
-        })
-    }
-
-    /// The manager's text of an outcome.
-    pub fn text(self) -> String {
-        match self {
-            Outcome::Ok => "OK".into(),
-            Outcome::Illegal => "ILLEGAL".into(),
-            Outcome::Kills(a, d) => format!("KILLS {} {}", ucc_char(a), ucc_char(d)),
-            Outcome::Dies(a, d) => format!("DIES {} {}", ucc_char(a), ucc_char(d)),
-            Outcome::BothDie(a, d) => format!("BOTHDIE {} {}", ucc_char(a), ucc_char(d)),
-            Outcome::VictoryFlag => "VICTORY_FLAG".into(),
-            Outcome::VictoryAttrition => "VICTORY_ATTRITION".into(),
+        let single = |o: Outcome| {
+            if tokens.len() == 1 {
+                Ok(Some(o))
+            } else {
+                Err(format!("unexpected '{}' after {}", tokens[1..].join(" "), tokens[0]))
+            }
+        };
+        match tokens.first().copied() {
+            Some("OK") => single(Outcome::Ok),
+            Some("ILLEGAL") => single(Outcome::Illegal),
+            Some("VICTORY_FLAG") => single(Outcome::VictoryFlag),
+            Some("VICTORY_ATTRITION") => single(Outcome::VictoryAttrition),
+            Some("KILLS") => ranks().map(|(a, d)| Some(Outcome::Kills(a, d))),
+            Some("DIES") => ranks().map(|(a, d)| Some(Outcome::Dies(a, d))),
+            Some("BOTHDIE") => ranks().map(|(a, d)| Some(Outcome::BothDie(a, d))),
+            _ => Ok(None),
         }
     }
 
@@ -283,55 +322,48 @@ impl Outcome {
         }
     }
 
-    /// The move in our observed notation (`protocol.md`, `position`): `e4e5`, or
-    /// `e4e5:<a>x<d>` for an attack; `None` for an illegal move (not played). A
-    /// VICTORY_ATTRITION move's combat is unknown: it is written as a quiet move (the game is
-    /// over anyway).
-    pub fn observed(self, mv: Move) -> Option<String> {
-        match self {
-            Outcome::Illegal => None,
-            Outcome::Ok | Outcome::VictoryAttrition => Some(mv.to_string()),
-            Outcome::Kills(a, d) | Outcome::Dies(a, d) | Outcome::BothDie(a, d) => {
-                Some(format!("{mv}:{}x{}", a.to_char(), d.to_char()))
-            }
-            Outcome::VictoryFlag => Some(format!("{mv}:?xF")),
-        }
+    /// The move as the manager's player saw it, in our observed notation (`protocol.md`,
+    /// `position`); `None` for an illegal move (not played). A VICTORY_ATTRITION move's
+    /// combat is unknown: it is written as a quiet move (the game is over anyway).
+    pub fn observed(self, mv: Move) -> Option<ObservedMove> {
+        let attack = match self {
+            Outcome::Illegal => return None,
+            Outcome::Ok | Outcome::VictoryAttrition => None,
+            Outcome::Kills(a, d) | Outcome::Dies(a, d) | Outcome::BothDie(a, d) => Some((Some(a), Some(d), None)),
+            Outcome::VictoryFlag => Some((None, Some(Rank::Flag), None)),
+        };
+        Some(ObservedMove { mv, attack })
     }
 
-    /// Reads a move of our observed notation (`e4e5`, `e4e5:<a>x<d>`, `e4e5:<a>x?:<r>` with
-    /// `r` one of `a d b` when the defender stayed hidden) as the move and its outcome.
+    /// The outcome of an observed move, as the manager would report it.
     /// `attacker_advantage` is the rule option that decides a combat of equal ranks.
-    pub fn from_observed(token: &str, attacker_advantage: bool) -> Result<(Move, Outcome), String> {
-        let mut parts = token.split(':');
-        let mv = Move::parse(parts.next().unwrap_or_default())?;
-        let Some(fight) = parts.next() else {
-            return Ok((mv, Outcome::Ok));
+    pub fn of_observed(om: &ObservedMove, attacker_advantage: bool) -> Result<Outcome, String> {
+        let Some((a, d, given)) = om.attack else {
+            return Ok(Outcome::Ok);
         };
-        let bad = || format!("'{token}' is not a move of the observed notation");
-        let chars: Vec<char> = fight.chars().collect();
-        if chars.len() != 3 || chars[1] != 'x' {
-            return Err(bad());
+        let combat = match (a, d, given) {
+            (_, Some(Rank::Flag), _) => Combat::FlagCaptured,
+            (_, _, Some(c)) => c,
+            (Some(a), Some(d), None) => resolve_combat(a, d, attacker_advantage),
+            _ => return Err(format!("the attack {} has no result", om.mv)),
+        };
+        let (a, d) = (a.unwrap_or(Rank::Unknown), d.unwrap_or(Rank::Unknown));
+        Ok(Outcome::of_combat(Some((a, d, combat))))
+    }
+}
+
+/// The manager's text of an outcome.
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Outcome::Ok => f.write_str("OK"),
+            Outcome::Illegal => f.write_str("ILLEGAL"),
+            Outcome::Kills(a, d) => write!(f, "KILLS {} {}", ucc_char(a), ucc_char(d)),
+            Outcome::Dies(a, d) => write!(f, "DIES {} {}", ucc_char(a), ucc_char(d)),
+            Outcome::BothDie(a, d) => write!(f, "BOTHDIE {} {}", ucc_char(a), ucc_char(d)),
+            Outcome::VictoryFlag => f.write_str("VICTORY_FLAG"),
+            Outcome::VictoryAttrition => f.write_str("VICTORY_ATTRITION"),
         }
-        let rank = |c: char| {
-            if c == '?' {
-                Some(Rank::Unknown)
-            } else {
-                Rank::from_char(c)
-            }
-        };
-        let (a, d) = (rank(chars[0]).ok_or_else(bad)?, rank(chars[2]).ok_or_else(bad)?);
-        let combat = match parts.next() {
-            None if a != Rank::Unknown && d != Rank::Unknown => resolve_combat(a, d, attacker_advantage),
-            Some("a") if d == Rank::Flag => Combat::FlagCaptured,
-            Some("a") => Combat::AttackerWins,
-            Some("d") => Combat::DefenderWins,
-            Some("b") => Combat::BothDie,
-            _ => return Err(bad()),
-        };
-        if parts.next().is_some() {
-            return Err(bad());
-        }
-        Ok((mv, Outcome::of_combat(Some((a, d, combat)))))
     }
 }
 
@@ -367,32 +399,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn observed_tokens_become_outcomes() {
-        let m = |s: &str| Move::parse(s).unwrap();
-        assert_eq!(Outcome::from_observed("e4e5", false), Ok((m("e4e5"), Outcome::Ok)));
+    fn observed_moves_become_outcomes() {
+        let of = |s: &str| Outcome::of_observed(&s.parse::<ObservedMove>().unwrap(), false);
+        assert_eq!(of("e4e5"), Ok(Outcome::Ok));
+        assert_eq!(of("e4e5:Sx9"), Ok(Outcome::Dies(Rank::Spy, Rank::General)));
+        assert_eq!(of("e4e5:SxM"), Ok(Outcome::Kills(Rank::Spy, Rank::Marshal)));
+        assert_eq!(of("e4e5:4x4"), Ok(Outcome::BothDie(Rank::Sergeant, Rank::Sergeant)));
+        assert_eq!(of("e4e5:4xF"), Ok(Outcome::VictoryFlag));
+        assert_eq!(of("e4e5:Mx?:d"), Ok(Outcome::Dies(Rank::Marshal, Rank::Unknown)));
+        assert!(of("e4e5:Mx?").is_err());
+        assert!("e4e5:zz".parse::<ObservedMove>().is_err());
+        assert!("".parse::<ObservedMove>().is_err());
+        let m = Move::parse("e4e5").unwrap();
         assert_eq!(
-            Outcome::from_observed("e4e5:Sx9", false),
-            Ok((m("e4e5"), Outcome::Dies(Rank::Spy, Rank::General)))
+            Outcome::Kills(Rank::Spy, Rank::Marshal)
+                .observed(m)
+                .unwrap()
+                .to_string(),
+            "e4e5:SxM"
         );
-        assert_eq!(
-            Outcome::from_observed("e4e5:SxM", false),
-            Ok((m("e4e5"), Outcome::Kills(Rank::Spy, Rank::Marshal)))
-        );
-        assert_eq!(
-            Outcome::from_observed("e4e5:4x4", false),
-            Ok((m("e4e5"), Outcome::BothDie(Rank::Sergeant, Rank::Sergeant)))
-        );
-        assert_eq!(
-            Outcome::from_observed("e4e5:4xF", false),
-            Ok((m("e4e5"), Outcome::VictoryFlag))
-        );
-        assert_eq!(
-            Outcome::from_observed("e4e5:Mx?:d", false),
-            Ok((m("e4e5"), Outcome::Dies(Rank::Marshal, Rank::Unknown)))
-        );
-        assert!(Outcome::from_observed("e4e5:Mx?", false).is_err());
-        assert!(Outcome::from_observed("e4e5:zz", false).is_err());
-        assert!(Outcome::from_observed("", false).is_err());
+        assert_eq!(Outcome::VictoryFlag.observed(m).unwrap().to_string(), "e4e5:?xF");
     }
 
     #[test]

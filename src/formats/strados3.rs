@@ -27,10 +27,10 @@
 //! two-squares trails, the chase counters and the recent moves start empty. Printing
 //! drops them. Only the 10x10 board and full positions (every rank known) can be written.
 
-use super::piece::{Color, Rank};
-use super::position::{Position, PositionError, REVEALED};
-use super::square::Square;
-use super::variant::{Rules, Variant};
+use crate::rules::piece::{Color, Rank};
+use crate::rules::position::{Position, PositionError, REVEALED};
+use crate::rules::square::Square;
+use crate::rules::variant::{Rules, Variant};
 
 /// The ranks in StraDos3 letter order after the colour's first letter (Bomb, Spy ..
 /// Marshal, Flag): the letters are Gravon's.

@@ -71,13 +71,13 @@
 //! loses its last movable piece on the very move that reaches the manager's turn cap is a
 //! `DRAW_DEFAULT` there and a loss here, and is reported as a mismatch.
 
-use super::moves::Move;
-use super::notation::Setup;
-use super::piece::{Color, Combat, Rank, NUM_RANKS};
-use super::position::{EndReason, GameEnd, Position};
 use super::record::{describe_end, GameRecord};
-use super::square::Square;
-use super::variant::{Rules, Variant};
+use crate::rules::moves::Move;
+use crate::rules::notation::Setup;
+use crate::rules::piece::{Color, Rank, NUM_RANKS};
+use crate::rules::position::{EndReason, GameEnd, Position};
+use crate::rules::variant::{Rules, Variant};
+use crate::ucc::{colour_name, from_xy, move_to_ucc, parse_move, rank_of_ucc, setup_to_rows, Outcome};
 use std::fmt;
 
 /// The rules the manager enforces, without its turn cap (which the log does not state),
@@ -136,144 +136,12 @@ fn fail<T>(line: usize, message: impl Into<String>) -> Result<T, UccLogError> {
     })
 }
 
-/// Our square of the manager's `(x, y)`, if on the board.
-fn square_of(x: i64, y: i64) -> Option<Square> {
-    if (0..10).contains(&x) && (0..10).contains(&y) {
-        Some(Square::new(9 - x as u8, y as u8))
-    } else {
-        None
-    }
-}
-
-/// The rank of a manager piece character.
-fn rank_of(c: char) -> Option<Rank> {
-    Some(match c {
-        'F' => Rank::Flag,
-        'B' => Rank::Bomb,
-        's' => Rank::Spy,
-        d @ '1'..='9' => Rank::from_index(11 - (d as usize - '0' as usize))?,
-        _ => return None,
-    })
-}
-
-/// The manager's character of a rank (for messages).
-fn char_of(r: Rank) -> char {
-    match r {
-        Rank::Flag => 'F',
-        Rank::Bomb => 'B',
-        Rank::Spy => 's',
-        Rank::Unknown => '?',
-        r => (b'0' + 11 - r as u8) as char,
-    }
-}
-
 /// The manager's name of a colour in move lines.
 fn move_colour_name(c: Color) -> &'static str {
     match c {
         Color::Red => "RED",
         Color::Blue => "BLU",
     }
-}
-
-/// What the manager says a move did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Outcome {
-    Ok,
-    Illegal,
-    Kills(Rank, Rank),
-    Dies(Rank, Rank),
-    BothDie(Rank, Rank),
-    VictoryFlag,
-    VictoryAttrition,
-}
-
-impl Outcome {
-    /// Parses the outcome tokens; `Ok(None)` when the first token is no outcome word.
-    fn parse(tokens: &[&str]) -> Result<Option<Outcome>, String> {
-        let ranks = || -> Result<(Rank, Rank), String> {
-            if tokens.len() != 3 {
-                return Err(format!("outcome '{}' needs two piece characters", tokens.join(" ")));
-            }
-            let one = |t: &str| {
-                let mut cs = t.chars();
-                match (cs.next(), cs.next()) {
-                    (Some(c), None) => rank_of(c).ok_or_else(|| format!("'{t}' is not a piece character")),
-                    _ => Err(format!("'{t}' is not a piece character")),
-                }
-            };
-            Ok((one(tokens[1])?, one(tokens[2])?))
-        };
-        let single = |o: Outcome| {
-            if tokens.len() == 1 {
-                Ok(Some(o))
-            } else {
-                Err(format!("unexpected '{}' after {}", tokens[1..].join(" "), tokens[0]))
-            }
-        };
-        match tokens.first().copied() {
-            Some("OK") => single(Outcome::Ok),
-            Some("ILLEGAL") => single(Outcome::Illegal),
-            Some("VICTORY_FLAG") => single(Outcome::VictoryFlag),
-            Some("VICTORY_ATTRITION") => single(Outcome::VictoryAttrition),
-            Some("KILLS") => ranks().map(|(a, d)| Some(Outcome::Kills(a, d))),
-            Some("DIES") => ranks().map(|(a, d)| Some(Outcome::Dies(a, d))),
-            Some("BOTHDIE") => ranks().map(|(a, d)| Some(Outcome::BothDie(a, d))),
-            _ => Ok(None),
-        }
-    }
-
-    /// The outcome the manager would log for a combat of our rules.
-    fn of(combat: Option<(Rank, Rank, Combat)>) -> Outcome {
-        match combat {
-            None => Outcome::Ok,
-            Some((a, d, Combat::AttackerWins)) => Outcome::Kills(a, d),
-            Some((a, d, Combat::DefenderWins)) => Outcome::Dies(a, d),
-            Some((a, d, Combat::BothDie)) => Outcome::BothDie(a, d),
-            Some((_, _, Combat::FlagCaptured)) => Outcome::VictoryFlag,
-        }
-    }
-}
-
-impl fmt::Display for Outcome {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            Outcome::Ok => f.write_str("OK"),
-            Outcome::Illegal => f.write_str("ILLEGAL"),
-            Outcome::Kills(a, d) => write!(f, "KILLS {} {}", char_of(a), char_of(d)),
-            Outcome::Dies(a, d) => write!(f, "DIES {} {}", char_of(a), char_of(d)),
-            Outcome::BothDie(a, d) => write!(f, "BOTHDIE {} {}", char_of(a), char_of(d)),
-            Outcome::VictoryFlag => f.write_str("VICTORY_FLAG"),
-            Outcome::VictoryAttrition => f.write_str("VICTORY_ATTRITION"),
-        }
-    }
-}
-
-/// `x y DIR [n]` at the front of `tokens`: the move (`None` if it leaves the board) and
-/// the tokens used; `Err` if the tokens are no move at all.
-fn parse_move(tokens: &[&str]) -> Result<(Option<Move>, usize), String> {
-    if tokens.len() < 3 {
-        return Err("not 'x y DIR [n]'".into());
-    }
-    let num = |t: &str| t.parse::<i64>().map_err(|_| format!("'{t}' is not a number"));
-    let (x, y) = (num(tokens[0])?, num(tokens[1])?);
-    let (dx, dy) = match tokens[2] {
-        "UP" => (0, -1),
-        "DOWN" => (0, 1),
-        "LEFT" => (-1, 0),
-        "RIGHT" => (1, 0),
-        d => return Err(format!("'{d}' is not UP, DOWN, LEFT or RIGHT")),
-    };
-    // Like the manager, a fourth token that is a number is the multiplier.
-    let (n, used) = match tokens.get(3).and_then(|t| t.parse::<i64>().ok()) {
-        Some(n) => (n, 4),
-        None => (1, 3),
-    };
-    if !(1..=10).contains(&n) {
-        return Ok((None, used));
-    }
-    // Both squares checked before any arithmetic on the (untrusted) numbers.
-    let mv = square_of(x, y).and_then(|from| Some(Move::new(from, square_of(x + dx * n, y + dy * n)?)));
-    Ok((mv, used))
 }
 
 /// Reads four setup rows of `color` starting at `lines[at]` (0-based index).
@@ -298,12 +166,12 @@ fn read_setup(lines: &[&str], at: usize, color: Color) -> Result<Vec<Vec<Option<
         for (x, &c) in chars.iter().enumerate() {
             let rank = match c {
                 '.' => None,
-                c => match rank_of(c) {
+                c => match rank_of_ucc(c) {
                     Some(r) => Some(r),
                     None => return fail(n, format!("'{c}' in setup row '{text}' is not a piece character")),
                 },
             };
-            let Some(sq) = square_of(x as i64, (y0 + i) as i64) else {
+            let Some(sq) = from_xy(x as i64, (y0 + i) as i64) else {
                 return fail(n, "square off the board");
             };
             // The setup slot: row from the owner's back, column from the owner's left.
@@ -607,7 +475,7 @@ pub fn read(text: &str) -> Result<GameRecord, UccLogError> {
                 return fail(n, format!("'{said}'{m} is illegal: {}", why.unwrap_or_default()));
             };
             let out = pos.make(mv);
-            let got = Outcome::of(out.combat);
+            let got = Outcome::of_combat(out.combat);
             let agrees = match outcome {
                 Outcome::VictoryAttrition => pos.game_end().is_some_and(|e| e.winner == Some(side)),
                 o => o == got,
@@ -806,9 +674,105 @@ fn clip(s: &str) -> String {
     }
 }
 
+/// Writes a game as the UCC 2012 manager's log (`stratego -o`), in the form
+/// `read` reads: both setup blocks, one line per move with its outcome, and
+/// for a finished game the closing lines. The manager plays classic combat on the 10x10
+/// board without repetition rules; a game under other combat rules, or ended by
+/// agreement, cannot be written. Its only cap is a turn cap, so a draw by either of our
+/// caps is written as `DRAW_DEFAULT` (read back as `move_cap`).
+pub fn write(g: &GameRecord) -> Result<String, String> {
+    let variant = Variant::parse(&g.variant).map_err(|e| e.0)?;
+    if variant.files != 10 || variant.ranks != 10 {
+        return Err(format!("a UCC log holds the 10x10 board, not {}", variant.name()));
+    }
+    if g.rules.attacker_advantage || g.rules.silent_defence || g.rules.rescue {
+        return Err(
+            "a UCC log cannot express attacker advantage, silent defence or rescues (the manager has none)".into(),
+        );
+    }
+    let name = |key: &str, fallback: &str| -> String {
+        let n = g.meta.get(key).map_or(fallback, String::as_str);
+        let n: String = n.split_whitespace().collect::<Vec<_>>().join("_");
+        if n.is_empty() {
+            fallback.to_string()
+        } else {
+            n
+        }
+    };
+    // Gravon's and the UCC log's player names, else `marshal match`'s engine names.
+    let names = [
+        name(META_RED_PLAYER, g.meta.get("red").map_or("red", String::as_str)),
+        name(META_BLUE_PLAYER, g.meta.get("blue").map_or("blue", String::as_str)),
+    ];
+    let mut lines = Vec::new();
+    for (c, setup) in [(Color::Red, &g.red_setup), (Color::Blue, &g.blue_setup)] {
+        let s = Setup::parse(setup, &variant).map_err(|e| format!("{} setup: {e}", c.name()))?;
+        lines.push(format!("{} {} SETUP", names[c.index()], colour_name(c)));
+        lines.extend(setup_to_rows(&s, c));
+    }
+    let mut pos = g.start(Some(UCC_RULES)).map_err(|e| e.to_string())?;
+    for rm in &g.moves {
+        let mv = Move::parse(&rm.mv)?;
+        let side = pos.side_to_move();
+        let turn = pos.ply() / 2 + 1;
+        let text = move_to_ucc(mv)?;
+        let outcome = Outcome::of_combat(pos.make(mv).combat);
+        let tag = move_colour_name(side);
+        lines.push(format!("{turn} {tag}: {text} {}", outcome));
+    }
+    let last_turn = pos.ply().div_ceil(2);
+    let values = format!("{} {}", piece_value(&pos, Color::Red), piece_value(&pos, Color::Blue));
+    let end = |lines: &mut Vec<String>, who: Color, word: &str, turn: u32, reason: &str| {
+        lines.push(format!("Game ends on {}'s turn - REASON: {reason}", colour_name(who)));
+        lines.push(format!(
+            "{} {} {word} {turn} {values}",
+            names[who.index()],
+            colour_name(who)
+        ));
+    };
+    if let Some(r) = g.result {
+        let winner = r.winner;
+        match (r.reason, winner) {
+            (EndReason::FlagCaptured, Some(w)) => end(&mut lines, w, "VICTORY", last_turn, "Flag captured"),
+            (EndReason::NoMoves, Some(w)) => end(&mut lines, w, "VICTORY", last_turn, "no moves left"),
+            (EndReason::NeitherCanMove, _) => end(
+                &mut lines,
+                pos.side_to_move().flip(),
+                "DRAW",
+                last_turn,
+                "neither side can move",
+            ),
+            (EndReason::MoveCap | EndReason::NoAttackCap, _) => end(
+                &mut lines,
+                pos.side_to_move().flip(),
+                "DRAW_DEFAULT",
+                last_turn,
+                "turn limit reached",
+            ),
+            (EndReason::Resignation, Some(w)) if pos.side_to_move() == w.flip() => {
+                let loser = w.flip();
+                let turn = pos.ply() / 2 + 1;
+                let tag = move_colour_name(loser);
+                lines.push(format!("{turn} {tag}: SURRENDER"));
+                end(&mut lines, loser, "SURRENDER", turn, "surrender");
+            }
+            (EndReason::Forfeit, Some(w)) => end(&mut lines, w.flip(), "ILLEGAL", last_turn, "illegal reply"),
+            (reason, _) => {
+                return Err(format!(
+                    "a UCC log cannot express the result {} ({})",
+                    reason.name(),
+                    describe_end(&r)
+                ))
+            }
+        }
+    }
+    Ok(lines.join("\n"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Combat, Square};
 
     // Full classic armies. Red's rows y = 0..3 (back row first), Blue's y = 6..9 (front
     // row first), each from x = 0. Red's front row: B 5 6 7 8 B 5 6 7 8; Blue's front

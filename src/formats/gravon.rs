@@ -100,13 +100,13 @@
 //! Gravon's (say, stuck by a two-squares limit of 3) may not replay to the same end
 //! under [`GRAVON_RULES`].
 
-use super::moves::Move;
-use super::notation::Setup;
-use super::piece::{Color, Piece, Rank, NUM_RANKS};
-use super::position::{EndReason, GameEnd};
 use super::record::{GameRecord, RecordedMove};
-use super::square::Square;
-use super::variant::{Rules, Variant, VariantKind};
+use crate::rules::moves::Move;
+use crate::rules::notation::Setup;
+use crate::rules::piece::{Color, Piece, Rank, NUM_RANKS};
+use crate::rules::position::{EndReason, GameEnd};
+use crate::rules::square::Square;
+use crate::rules::variant::{Rules, Variant, VariantKind};
 use std::fmt;
 
 /// The rules of games played on Gravon: two-squares rule with limit 5, more-squares rule,
