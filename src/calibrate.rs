@@ -212,7 +212,9 @@ fn held_out_setups(file: Option<&str>) -> Result<Vec<Setup>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
         if prior::held_out(i) {
-            out.push(crate::setup::human::parse_gravon(line, &v).map_err(|e| format!("{path} line {}: {e}", i + 1))?);
+            out.push(
+                crate::formats::gravon::parse_gravon(line, &v).map_err(|e| format!("{path} line {}: {e}", i + 1))?,
+            );
         }
     }
     if out.is_empty() {

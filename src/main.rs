@@ -329,7 +329,13 @@ fn run_match(a: MatchArgs) -> Result<bool, String> {
         ),
         None => None,
     };
-    let score = arbiter::run_match(&cfg, file.as_mut().map(|f| f as &mut dyn std::io::Write), score);
+    // The progress display: a line per game (and any warning) on stderr.
+    let score = arbiter::run_match(
+        &cfg,
+        file.as_mut().map(|f| f as &mut dyn std::io::Write),
+        score,
+        &mut |line| eprintln!("{line}"),
+    );
     println!("{} vs {}", cfg.engines[0], cfg.engines[1]);
     println!("{}", stats::summary(&score, cfg.sprt.as_ref()));
     Ok(true)

@@ -236,10 +236,15 @@ pub fn score_records(records: &[GameRecord]) -> Option<(Score, [String; 2])> {
     Some((score, first))
 }
 
-/// Runs a match: games on `concurrency` threads, progress on stderr, each game record as
-/// one JSON line on `out`. `score` holds earlier results (resume). Returns the score from
-/// engine 0's side.
-pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>, mut score: Score) -> Score {
+/// Runs a match: games on `concurrency` threads, a progress line per game (and warnings)
+/// to `report`, each game record as one JSON line on `out`. `score` holds earlier results
+/// (resume). Returns the score from engine 0's side.
+pub fn run_match(
+    cfg: &MatchConfig,
+    mut out: Option<&mut dyn Write>,
+    mut score: Score,
+    report: &mut dyn FnMut(&str),
+) -> Score {
     let schedule = Arc::new(cfg.schedule());
     let total = schedule.len();
     let next = Arc::new(AtomicUsize::new(0));
@@ -289,10 +294,10 @@ pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>, mut score: 
             match crate::formats::gravon::write(&rec) {
                 Ok(xml) => {
                     if let Err(e) = std::fs::write(dir.join(format!("game-{i}.xml")), xml) {
-                        eprintln!("warning: game {i}: cannot write Gravon file: {e}");
+                        report(&format!("warning: game {i}: cannot write Gravon file: {e}"));
                     }
                 }
-                Err(e) => eprintln!("warning: game {i}: no Gravon file: {e}"),
+                Err(e) => report(&format!("warning: game {i}: no Gravon file: {e}")),
             }
         }
         let result = rec
@@ -301,12 +306,12 @@ pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>, mut score: 
             .unwrap_or_else(|| "unfinished".into());
         let detail = rec.meta.get("forfeit").map(|f| format!(" [{f}]")).unwrap_or_default();
         let line = summary(&score, cfg.sprt.as_ref()).replace('\n', " | ");
-        eprintln!(
+        report(&format!(
             "game {done}/{total} (#{i}, {} red vs {} blue): {result} after {} plies{detail} | {line}",
             rec.meta.get("red").map(String::as_str).unwrap_or("?"),
             rec.meta.get("blue").map(String::as_str).unwrap_or("?"),
             rec.moves.len()
-        );
+        ));
         if let Some(s) = &cfg.sprt {
             if s.status(&score) != SprtStatus::Continue {
                 stop.store(true, Ordering::SeqCst);

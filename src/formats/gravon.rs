@@ -992,6 +992,53 @@ fn decode_entities(s: &str) -> Result<String, String> {
     Ok(out)
 }
 
+// The human setup files: one 40-letter line per setup, front row first, in Red's run of
+// the field letters (`B`-`M`, `A` empty).
+
+/// The rank of a Gravon setup letter (Red's run of the field letters, `B`-`M`); `A`
+/// (empty) is `Ok(None)`.
+fn gravon_rank(ch: u8) -> Result<Option<Rank>, String> {
+    match ch {
+        b'A' => Ok(None),
+        b'B'..=b'M' => Ok(Some(LETTER_ORDER[(ch - b'B') as usize])),
+        _ => Err(format!("'{}' is not a Gravon setup letter", ch as char)),
+    }
+}
+
+/// Parses one 40-letter Gravon line (front row first) into a setup of `variant`.
+pub fn parse_gravon(line: &str, variant: &Variant) -> Result<Setup, String> {
+    let b = line.trim().as_bytes();
+    let (rows, cols) = (variant.setup_rows as usize, variant.files as usize);
+    if b.len() != rows * cols {
+        return Err(format!(
+            "Gravon setup '{}' has {} letters, not {}",
+            line.trim(),
+            b.len(),
+            rows * cols
+        ));
+    }
+    let mut grid = vec![vec![None; cols]; rows];
+    for (i, &ch) in b.iter().enumerate() {
+        grid[rows - 1 - i / cols][i % cols] = gravon_rank(ch)?;
+    }
+    Setup::from_rows(variant, grid).map_err(|e| e.0)
+}
+
+/// Reads a whole Gravon setup file; lines that fail to parse are reported as errors.
+pub fn read_gravon_file(path: &str, variant: &Variant) -> Result<Vec<Setup>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    parse_gravon_text(&text, variant).map_err(|e| format!("{path}: {e}"))
+}
+
+/// Parses the lines of a Gravon setup file (blank lines skipped); an error names its line.
+pub fn parse_gravon_text(text: &str, variant: &Variant) -> Result<Vec<Setup>, String> {
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(i, l)| parse_gravon(l, variant).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

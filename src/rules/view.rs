@@ -10,7 +10,7 @@ use super::{Color, Combat, EndReason, Move, Piece, Position, Rank, Rules, Setup,
 /// One move as a player observed it: the move, and for an attack the ranks that became
 /// known to that player (`None` = not shown) and, where the ranks do not settle it, the
 /// result. Its text (`e4e5`, `e4e5:7x5`, `e4e5:?x5:a`) is the protocol's (`protocol.md`,
-/// `position`), read and written in `crate::protocol`.
+/// `position`), read and written by the `protocol` module.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ObservedMove {
     pub mv: Move,

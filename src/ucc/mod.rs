@@ -3,7 +3,7 @@
 //! (American order), setups (four rows, top row first), moves and outcomes. Pure functions,
 //! written once and shared by the `marshal-ucc` adapter (Marshal as a UCC AI), the `ucc:`
 //! players of `marshal match` (UCC AIs under our arbiter, in `player`) and the manager's
-//! logs (`crate::formats::ucc_log`).
+//! logs (the `formats` module's `ucc_log`).
 
 pub mod player;
 

@@ -140,7 +140,7 @@ fn prior_tables_match_the_human_data() {
             prior::BARRAGE_SETUPS,
         ),
     ] {
-        let setups = human::parse_gravon_text(file, &v).unwrap();
+        let setups = marshal::formats::gravon::parse_gravon_text(file, &v).unwrap();
         assert_eq!(setups.len(), n as usize);
         let counts = human::square_counts(&setups);
         for k in 0..12 {
