@@ -5,8 +5,8 @@ use marshal::rules::{Position, Rules, Setup, Variant};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::path::PathBuf;
 
-use crate::support;
-use support::run_marshal as marshal;
+use crate::common;
+use common::run_marshal as marshal;
 
 fn data(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

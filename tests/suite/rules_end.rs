@@ -3,8 +3,8 @@
 use marshal::formats::{GameRecord, RecordError};
 use marshal::rules::{Color, EndReason, GameEnd, Rules, Setup, Variant};
 
-use crate::support;
-use support::*;
+use crate::common;
+use common::*;
 
 fn won(c: Color, reason: EndReason) -> Option<GameEnd> {
     Some(GameEnd {

@@ -7,8 +7,8 @@ use marshal::formats::ucc_log::{self, META_CRASH, META_REASON};
 use marshal::rules::{Rules, Variant};
 use std::path::{Path, PathBuf};
 
-use crate::support;
-use support::run_marshal as marshal;
+use crate::common;
+use common::run_marshal as marshal;
 
 fn log_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
