@@ -118,7 +118,7 @@ fn assert_clean(t: &Transcript) {
 #[test]
 fn duel_game_with_bad_input_save_quit_and_resume_to_the_end() {
     let (_dir, file) = tmp_path("duel.json");
-    let base = ["--variant", "duel", "--movetime", "20", "--seed", "7"];
+    let base = ["--variant", "duel", "--nodes", "3000", "--seed", "7"];
     let mut args1: Vec<&str> = base.to_vec();
     args1.extend(["--rule", "max-plies=120"]);
     let save = format!("save {file}");
