@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """How Marshal loses games, counted from a UCC ladder folder's manager logs.
 
-    python3 benches/doi_losses.py [--beliefs] [--marshal PATH] [--games] OUTDIR [OUTDIR ...]
+    python3 benches/doi_losses.py [--beliefs] [--marshal PATH] [--games] [--events] OUTDIR ...
     python3 benches/doi_losses.py --self-test
 
 Written for the games against Demon of Ignorance (benches/ucc-ladder.sh with a
@@ -159,11 +159,17 @@ class Beliefs:
         return out
 
 
-def analyse(lines, log_path=None, beliefs=None):
+def analyse(lines, log_path=None, beliefs=None, events=None):
     """The counts of one game (a Counter) and its lists of distances, from a manager log's
-    lines; `beliefs` (a Beliefs) adds the believed Bomb chances (needs `log_path`)."""
+    lines; `beliefs` (a Beliefs) adds the believed Bomb chances (needs `log_path`); a list
+    as `events` gets one line per counted event, named by the log's move line."""
     c = Counter()
     dist = []
+
+    def note(p, text):
+        if events is not None:
+            events.append("turn %d %s %d %d->%d %d: %s" % (
+                p["turn"], "RED" if p["side"] == "R" else "BLU", *p["frm"], *p["to"], text))
     me, ps = plies(lines)
     if me is None:
         return c, dist
@@ -183,12 +189,14 @@ def analyse(lines, log_path=None, beliefs=None):
             other_seen = p["dfd_seen"] if ours_att else p["att_seen"]
             other_moved = p["dfd_moved"] if ours_att else p["att_moved"]
             # 1. our Marshal or General lost without a trade.
+            was_lost = top_lost
             if how != "VICTORY_FLAG" and mine["p"] in "12" and mine_died and not other_died:
                 cause = ("on a Bomb" if other["p"] == "B" else "to the Spy" if other["p"] == "s"
                          else "to an unmoved hidden piece" if not other_seen and not other_moved
                          else "to a seen piece" if other_seen else "to a moved hidden piece")
                 c["1a our Marshal/General lost without a trade"] += 1
                 c["1b   %s %s" % (NAME[mine["p"]], cause)] += 1
+                note(p, "our %s lost %s (%s)" % (NAME[mine["p"]], cause, NAME[other["p"]]))
                 if other["p"] == "s" and mine["p"] == "1":
                     c["5a our Marshal lost to the Spy"] += 1
                     c["5b   the Spy had %s, %s" % ("moved" if other_moved else "not moved",
@@ -197,8 +205,9 @@ def analyse(lines, log_path=None, beliefs=None):
                 top_lost = True
                 if first_top_loss:
                     c["1c games with one lost"] += 1
-            # 1. pieces taken afterwards by a seen enemy top piece.
-            elif (top_lost and how in ("KILLS", "DIES") and mine_died and other["p"] in "123"
+            # 1. pieces taken afterwards by a seen enemy top piece (our General taken by its
+            # seen Marshal is both a top piece lost and one of these).
+            if (was_lost and how in ("KILLS", "DIES") and mine_died and other["p"] in "123"
                   and other_seen):
                 c[TAKEN] += 1
                 ours = [(sq, q) for sq, q in p["after"].items() if q["c"] == me]
@@ -209,6 +218,9 @@ def analyse(lines, log_path=None, beliefs=None):
                 c["1f   when we had none able to beat or trade with it"] += not even
                 if even:
                     dist.append(min(steps(sq, p["to"]) for sq in even))
+                note(p, "its seen %s took our %s; able to beat it: %d, to beat or trade: %d%s" % (
+                    NAME[other["p"]], NAME[mine["p"]], len(able), len(even),
+                    ", nearest %d steps" % dist[-1] if even else ""))
             # 2. our attacks on unmoved hidden pieces.
             if ours_att and att["p"] not in "89" and not p["dfd_seen"] and not p["dfd_moved"]:
                 c[ATTACKS] += 1
@@ -217,18 +229,25 @@ def analyse(lines, log_path=None, beliefs=None):
                        and sq[1] == front and p["flags"][id(q)] == (False, False)]
                 c[ROW] += len(row)
                 c["2e   Bombs among them"] += sum(q["p"] == "B" for _, q in row)
+                pb = ""
                 if beliefs is not None:
                     b = beliefs.at(log_path, me, i)
                     sq = square(*p["to"])
                     if sq not in b:
                         raise RuntimeError("%s ply %d: no belief about %s" % (log_path, i, sq))
+                    pb = ", believed P(Bomb) %.3f" % b[sq].get("B", 0)
                     c["2c   believed Bombs, summed (x1000)"] += round(1000 * b[sq].get("B", 0))
                     c["2f   believed Bombs, summed (x1000)"] += sum(
                         round(1000 * b.get(square(*s), {}).get("B", 0)) for s, _ in row)
+                note(p, "our %s attacked an unmoved hidden %s: %s%s" % (
+                    NAME[att["p"]], NAME[dfd["p"]], how, pb))
             # 3. first-move captures by never-moved enemy pieces.
             if not ours_att and not p["att_moved"] and how == "KILLS":
                 c["3a first-move captures by never-moved enemy pieces"] += 1
                 c["3b   by its %s" % NAME[att["p"]]] += 1
+                note(p, "its never-moved %s took our %s %s%s" % (
+                    NAME[att["p"]], "seen" if p["dfd_seen"] else "hidden", NAME[dfd["p"]],
+                    " right after it took one" if last_took.get(id(dfd)) == i - 1 else ""))
                 if p["dfd_seen"]:
                     c["3c ambushes (our piece taken had been seen)"] += 1
                     c["3d   by its %s" % NAME[att["p"]]] += 1
@@ -255,6 +274,7 @@ def analyse(lines, log_path=None, beliefs=None):
             attacked = reply is not None and reply["att"] is x and reply["how"] != "OK"
             if p["att_seen"] and beats(att["p"], x["p"]):
                 k = THREATS[0 if theirs else 1]
+                taken0 = c[k[5]]
                 c[k[0]] += 1
                 c[k[1]] += moved_away
                 c[k[2]] += attacked
@@ -264,6 +284,10 @@ def analyse(lines, log_path=None, beliefs=None):
                     c[k[4]] += 1
                     nxt = ps[i + 2] if i + 2 < len(ps) else None
                     c[k[5]] += nxt is not None and nxt["dfd"] is x and nxt["how"] == "KILLS"
+                note(p, "%s seen %s steps next to %s %s: %s" % (
+                    "its" if theirs else "our", NAME[att["p"]], "our" if theirs else "its",
+                    NAME[x["p"]], "moved away" if moved_away else "attacked" if attacked else
+                    "stayed, taken next move" if c[k[5]] > taken0 else "stayed"))
             elif not p["att_seen"]:
                 k = BLUFFS[0 if theirs else 1]
                 c[k[0]] += 1
@@ -271,6 +295,10 @@ def analyse(lines, log_path=None, beliefs=None):
                     c[k[1]] += 1
                     c[k[2]] += moved_away
                     c[k[3]] += reply is not None and reply["dfd"] is att
+                    note(p, "%s hidden %s bluffs next to %s %s: %s" % (
+                        "its" if theirs else "our", NAME[att["p"]], "our" if theirs else "its",
+                        NAME[x["p"]], "fled" if moved_away else "called"
+                        if reply is not None and reply["dfd"] is att else "neither"))
     # 2. the enemy's front-row pieces that never moved in the game.
     start = {}
     for p in ps:
@@ -284,10 +312,14 @@ def analyse(lines, log_path=None, beliefs=None):
     return c, dist
 
 
+# An indented count's share is of the count above it that is not indented, but for these.
+SHARE_OF = {"4f": "4e", "4l": "4k", "4o": "4n", "4p": "4n", "4s": "4r", "4t": "4r"}
+
+
 def report(title, c, dist):
-    """Prints the counts in their order, each indented count also as a share of the count
-    above it (its base: the Bombs among the front row's pieces, the bluffs among the
-    approaches, ...); believed sums also as a mean per piece."""
+    """Prints the counts in their order, each indented count also as a share of its base
+    (the count above it that is not indented, or the one SHARE_OF names: the bluffs fled
+    are a share of the bluffs); believed sums also as a mean per piece."""
     print(title)
     base = None
     for k in sorted(c):
@@ -295,11 +327,13 @@ def report(title, c, dist):
         label = k[3:]
         if not label.startswith("  "):
             base = v
+        of = c.get(next((j for j in c if j[:2] == SHARE_OF[k[:2]]), ""), 0) \
+            if k[:2] in SHARE_OF else base
         if "(x1000)" in k:
             mean = " (mean %.3f)" % (v / 1000 / base) if base else ""
             print("  %-64s %7.2f%s" % (label.replace(" (x1000)", ""), v / 1000, mean))
-        elif label.startswith("  ") and base and "(sum)" not in k and k[:2] not in ("4f", "4l"):
-            print("  %-64s %5d  %3.0f%%" % (label, v, 100.0 * v / base))
+        elif label.startswith("  ") and of and "(sum)" not in k:
+            print("  %-64s %5d  %3.0f%%" % (label, v, 100.0 * v / of))
         else:
             print("  %-64s %5d" % (label, v))
         if k.startswith("1f") and dist:
@@ -445,6 +479,8 @@ def main():
                     help="ask the engine for its Bomb beliefs at each attack (slower)")
     ap.add_argument("--marshal", default="target/release/marshal")
     ap.add_argument("--games", action="store_true", help="one line per game")
+    ap.add_argument("--events", action="store_true",
+                    help="one line per counted event, by turn (to check by hand)")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("dirs", nargs="*")
     a = ap.parse_args()
@@ -458,12 +494,15 @@ def main():
     dists = {"W": [], "L": []}
     n = Counter()
     for opp, i, res, log in games(a.dirs):
-        c, dist = analyse(open(log).read().splitlines(), log, beliefs)
+        ev = [] if a.events else None
+        c, dist = analyse(open(log).read().splitlines(), log, beliefs, ev)
         total[res].update(c)
         dists[res] += dist
         n[res] += 1
         if a.games:
             print("%s game %s %s: %s" % (opp, i, res, short(c)))
+        for e in ev or ():
+            print("  %s game %s %s" % (opp, i, e))
     for res, name in (("W", "won"), ("L", "lost")):
         if n[res]:
             report("%d games %s:" % (n[res], name), total[res], dists[res])
