@@ -12,7 +12,7 @@ games are left out. It prints one line per game (with `--games`), then every cou
 games won, the games lost and all of them.
 
 "Seen" means revealed in a fight (the manager shows both ranks of every fight to both
-players); "unmoved" means the piece has not moved yet; "hidden" is unseen. A piece "beats"
+players) or, for a Scout, by a move of more than one square; "unmoved" means the piece has not moved yet; "hidden" is unseen. A piece "beats"
 another when it wins attacking it: a higher rank, or the Spy attacking the Marshal. Ranks
 are the manager's characters: 1 Marshal, 2 General, 3 Colonel, 4 Major, 5 Captain,
 6 Lieutenant, 7 Sergeant, 8 Miner, 9 Scout, s Spy, B Bomb, F Flag.
@@ -47,10 +47,11 @@ are the manager's characters: 1 Marshal, 2 General, 3 Colonel, 4 Major, 5 Captai
    (it attacked anything), or stayed (another piece moved). A piece left standing (did not
    move away and is still on the board after the reply) is taken next move when the
    approaching side's following move takes it. Counted for enemy threats on our pieces
-   and ours on its pieces (its flight rate). Bluffs: the mover was hidden and the piece
-   approached beats it while it does not beat that piece; the approached side fled (that
-   piece moved away) or called it (its reply attacked the bluffer). Counted for both sides,
-   with all approaches by hidden movers as the base.
+   and ours on its pieces (its flight rate). Bluffs count moves, not pairs: an approach
+   by a hidden mover (next to one piece or more) is a bluff when one of the pieces
+   approached beats it and it beats none of them; the approached side fled (its reply
+   moved one of them away without a fight) or called it (its reply attacked the
+   bluffer). Counted for both sides, with all approaches by hidden movers as the base.
 5. The Spy: our Marshal lost to the enemy Spy, by whether the Spy had moved and had been
    seen before.
 """
@@ -113,12 +114,17 @@ def plies(lines):
             out[-1]["after"] = before
         # The pieces' flags change as the game goes on: keep this moment's.
         flags = {id(q): (q["moved"], q["seen"]) for q in before.values()}
+        long_move = int(m.group(6) or 1) > 1
         out.append({"side": "R" if m.group(2) == "RED" else "B", "turn": int(m.group(1)),
                     "frm": frm, "to": to, "att": att, "dfd": dfd, "how": how,
                     "att_seen": att["seen"], "att_moved": att["moved"],
                     "dfd_seen": dfd["seen"] if dfd else False,
                     "dfd_moved": dfd["moved"] if dfd else False, "before": before,
-                    "flags": flags})
+                    "flags": flags, "long": long_move})
+        if long_move:
+            # Only a Scout moves more than one square: the move shows its rank, from the
+            # next ply on (the mover's own flags above are those before the move).
+            att["seen"] = True
     if out:
         last = out[-1]
         after = dict(last["before"])
@@ -264,15 +270,18 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
             continue
         # Keys: threats (4a-4f ours approached, 4g-4l its), bluffs (4m-4p, 4q-4t).
         theirs = side == them
+        known = p["att_seen"] or p["long"]  # a long move shows a Scout as it approaches
+        reply = ps[i + 1] if i + 1 < len(ps) else None
+        near = []  # the movable enemy pieces this move newly stands next to
         for dx, dy in NEAR:
             sq = (p["to"][0] + dx, p["to"][1] + dy)
             x = p["after"].get(sq)
-            if x is None or x["c"] == side or x["p"] in "BF" or steps(p["frm"], sq) == 1:
-                continue
-            reply = ps[i + 1] if i + 1 < len(ps) else None
+            if x is not None and x["c"] != side and x["p"] not in "BF" and steps(p["frm"], sq) > 1:
+                near.append(x)
+        for x in near:
             moved_away = reply is not None and reply["att"] is x and reply["how"] == "OK"
             attacked = reply is not None and reply["att"] is x and reply["how"] != "OK"
-            if p["att_seen"] and beats(att["p"], x["p"]):
+            if known and beats(att["p"], x["p"]):
                 k = THREATS[0 if theirs else 1]
                 taken0 = c[k[5]]
                 c[k[0]] += 1
@@ -288,17 +297,22 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                     "its" if theirs else "our", NAME[att["p"]], "our" if theirs else "its",
                     NAME[x["p"]], "moved away" if moved_away else "attacked" if attacked else
                     "stayed, taken next move" if c[k[5]] > taken0 else "stayed"))
-            elif not p["att_seen"]:
-                k = BLUFFS[0 if theirs else 1]
-                c[k[0]] += 1
-                if beats(x["p"], att["p"]) and not beats(att["p"], x["p"]):
-                    c[k[1]] += 1
-                    c[k[2]] += moved_away
-                    c[k[3]] += reply is not None and reply["dfd"] is att
-                    note(p, "%s hidden %s bluffs next to %s %s: %s" % (
-                        "its" if theirs else "our", NAME[att["p"]], "our" if theirs else "its",
-                        NAME[x["p"]], "fled" if moved_away else "called"
-                        if reply is not None and reply["dfd"] is att else "neither"))
+        # A bluff is counted once per move, however many pieces it stands next to.
+        if near and not known:
+            k = BLUFFS[0 if theirs else 1]
+            c[k[0]] += 1
+            if (any(beats(x["p"], att["p"]) for x in near)
+                    and not any(beats(att["p"], x["p"]) for x in near)):
+                fled = (reply is not None and reply["how"] == "OK"
+                        and any(reply["att"] is x for x in near))
+                called = reply is not None and reply["dfd"] is att
+                c[k[1]] += 1
+                c[k[2]] += fled
+                c[k[3]] += called
+                note(p, "%s hidden %s bluffs next to %s %s: %s" % (
+                    "its" if theirs else "our", NAME[att["p"]], "our" if theirs else "its",
+                    ", ".join(NAME[x["p"]] for x in near),
+                    "fled" if fled else "called" if called else "neither"))
     # 2. the enemy's front-row pieces that never moved in the game.
     start = {}
     for p in ps:
@@ -377,9 +391,9 @@ F........7
 1...24..56
 doi BLUE SETUP
 7s..B...2.
-..........
+.....7....
 ....5.....
-6.......9F
+6........F
 1 RED: 4 3 DOWN OK
 1 BLU: 0 9 UP OK
 2 RED: 4 4 DOWN OK
@@ -405,10 +419,10 @@ doi BLUE SETUP
 12 RED: 5 3 DOWN OK
 12 BLU: 9 3 UP OK
 13 RED: 9 1 UP OK
-13 BLU: 8 9 LEFT 3 OK
+13 BLU: 5 7 UP OK
 14 RED: 9 0 LEFT OK
-14 BLU: 5 9 UP 4 OK
-15 RED: 5 4 DOWN KILLS 4 9
+14 BLU: 5 6 UP OK
+15 RED: 5 4 DOWN KILLS 4 7
 15 BLU: 0 9 UP OK
 16 RED: 5 5 DOWN OK
 16 BLU: 0 8 DOWN OK
@@ -423,9 +437,9 @@ doi BLUE SETUP
 # it at once (turn 6), the unmoved General takes our hidden Captain that stepped next to it
 # (turn 8, our bluff called), then as a seen piece steps next to our Lieutenant, which
 # stays and is taken (turns 10-11, nothing of ours left able to beat or trade with a
-# General), and next to our Sergeant, which steps away (turns 12-13); its hidden Scout
-# steps next to our Major, which takes it (turns 14-15); our seen Major steps next to its
-# Captain, which steps away (turn 18).
+# General), and next to our Sergeant, which steps away (turns 12-13); its hidden
+# Sergeant steps next to our Major, which takes it (turns 14-15); our seen Major steps
+# next to its Captain, which steps away (turn 18).
 SELF_TEST_EXPECTED = {
     "1a our Marshal/General lost without a trade": 2,
     "1b   General on a Bomb": 1,
