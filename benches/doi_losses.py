@@ -12,10 +12,11 @@ games are left out. It prints one line per game (with `--games`), then every cou
 games won, the games lost and all of them.
 
 "Seen" means revealed in a fight (the manager shows both ranks of every fight to both
-players) or, for a Scout, by a move of more than one square; "unmoved" means the piece has not moved yet; "hidden" is unseen. A piece "beats"
-another when it wins attacking it: a higher rank, or the Spy attacking the Marshal. Ranks
-are the manager's characters: 1 Marshal, 2 General, 3 Colonel, 4 Major, 5 Captain,
-6 Lieutenant, 7 Sergeant, 8 Miner, 9 Scout, s Spy, B Bomb, F Flag.
+players) or, for a Scout, by a move of more than one square; "unmoved" means the piece
+has not moved yet; "hidden" is unseen. A piece "beats" another when it wins attacking it:
+a higher rank, or the Spy attacking the Marshal. Ranks are the manager's characters:
+1 Marshal, 2 General, 3 Colonel, 4 Major, 5 Captain, 6 Lieutenant, 7 Sergeant, 8 Miner,
+9 Scout, s Spy, B Bomb, F Flag.
 
 1. Top pieces lost without a trade: our Marshal or General dies in a fight the enemy piece
    survives (ours attacking and dying, or attacked and taken). The cause is the first that
@@ -26,6 +27,8 @@ are the manager's characters: 1 Marshal, 2 General, 3 Colonel, 4 Major, 5 Captai
    we had a piece left (after the fight) able to beat it, or able to beat or trade with it
    (same rank), and the distance in steps (|dx| + |dy|, ignoring what stands between) from
    its square to the nearest of ours able to beat or trade with it; the median is printed.
+   The same is counted over the whole game (1g-1i), where a trade of top pieces, not
+   only a loss, may open the way for the enemy's next one.
 2. Attacks on unmoved hidden pieces: our attacks by any piece but a Miner or a Scout on an
    enemy piece neither moved nor seen; how many hit a Bomb. With --beliefs, the engine's
    belief in a Bomb on the attacked square just before the attack (`marshal convert --to
@@ -71,7 +74,12 @@ NAME = {"1": "Marshal", "2": "General", "3": "Colonel", "4": "Major", "5": "Capt
         "6": "Lieutenant", "7": "Sergeant", "8": "Miner", "9": "Scout", "s": "Spy",
         "B": "Bomb", "F": "Flag"}
 NEAR = ((0, 1), (0, -1), (1, 0), (-1, 0))
-TAKEN = "1d pieces taken afterwards by its seen Marshal/General/Colonel"
+TAKEN_AFTER = ("1d pieces taken afterwards by its seen Marshal/General/Colonel",
+               "1e   when we had no piece able to beat it",
+               "1f   when we had none able to beat or trade with it")
+TAKEN_ALL = ("1g pieces taken in the whole game by its seen Marshal/General/Colonel",
+             "1h   when we had no piece able to beat it",
+             "1i   when we had none able to beat or trade with it")
 ATTACKS = "2a our attacks on unmoved hidden pieces (not by a Miner or Scout)"
 ROW = "2d its front row at those moments: unmoved hidden pieces"
 THREATS = (("4a its seen stronger pieces stepping next to ours", "4b   we moved away",
@@ -170,7 +178,7 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
     lines; `beliefs` (a Beliefs) adds the believed Bomb chances (needs `log_path`); a list
     as `events` gets one line per counted event, named by the log's move line."""
     c = Counter()
-    dist = []
+    dist = {TAKEN_AFTER[2][:2]: [], TAKEN_ALL[2][:2]: []}  # nearest able piece, steps
 
     def note(p, text):
         if events is not None:
@@ -213,20 +221,23 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                     c["1c games with one lost"] += 1
             # 1. pieces taken afterwards by a seen enemy top piece (our General taken by its
             # seen Marshal is both a top piece lost and one of these).
-            if (was_lost and how in ("KILLS", "DIES") and mine_died and other["p"] in "123"
-                  and other_seen):
-                c[TAKEN] += 1
+            # The same over the whole game (after a trade of top pieces too).
+            if how in ("KILLS", "DIES") and mine_died and other["p"] in "123" and other_seen:
                 ours = [(sq, q) for sq, q in p["after"].items() if q["c"] == me]
                 able = [sq for sq, q in ours if q["p"] not in "BF" and beats(q["p"], other["p"])]
                 even = [sq for sq, q in ours if q["p"] not in "BF"
                         and (beats(q["p"], other["p"]) or q["p"] == other["p"])]
-                c["1e   when we had no piece able to beat it"] += not able
-                c["1f   when we had none able to beat or trade with it"] += not even
-                if even:
-                    dist.append(min(steps(sq, p["to"]) for sq in even))
+                near = min((steps(sq, p["to"]) for sq in even), default=None)
+                for keys, on in ((TAKEN_AFTER, was_lost), (TAKEN_ALL, True)):
+                    if on:
+                        c[keys[0]] += 1
+                        c[keys[1]] += not able
+                        c[keys[2]] += not even
+                        if near is not None:
+                            dist[keys[2][:2]].append(near)
                 note(p, "its seen %s took our %s; able to beat it: %d, to beat or trade: %d%s" % (
                     NAME[other["p"]], NAME[mine["p"]], len(able), len(even),
-                    ", nearest %d steps" % dist[-1] if even else ""))
+                    ", nearest %d steps" % near if even else ""))
             # 2. our attacks on unmoved hidden pieces.
             if ours_att and att["p"] not in "89" and not p["dfd_seen"] and not p["dfd_moved"]:
                 c[ATTACKS] += 1
@@ -345,14 +356,15 @@ def report(title, c, dist):
             if k[:2] in SHARE_OF else base
         if "(x1000)" in k:
             mean = " (mean %.3f)" % (v / 1000 / base) if base else ""
-            print("  %-64s %7.2f%s" % (label.replace(" (x1000)", ""), v / 1000, mean))
+            print("  %-70s %7.2f%s" % (label.replace(" (x1000)", ""), v / 1000, mean))
         elif label.startswith("  ") and of and "(sum)" not in k:
-            print("  %-64s %5d  %3.0f%%" % (label, v, 100.0 * v / of))
+            print("  %-70s %5d  %3.0f%%" % (label, v, 100.0 * v / of))
         else:
-            print("  %-64s %5d" % (label, v))
-        if k.startswith("1f") and dist:
-            print("  %-64s %7.1f (%d)" % ("  nearest of ours able to beat or trade, median steps",
-                                         statistics.median(dist), len(dist)))
+            print("  %-70s %5d" % (label, v))
+        if dist.get(k[:2]):
+            d = dist[k[:2]]
+            print("  %-70s %7.1f (%d)" % ("  nearest of ours able to beat or trade, median steps",
+                                         statistics.median(d), len(d)))
 
 
 def games(roots):
@@ -372,11 +384,11 @@ def games(roots):
 def short(c):
     """The per-game line: the main counts."""
     g = c.get
-    return ("top lost %d, then taken by its seen top %d (none able to beat %d); attacks on "
-            "unmoved %d, Bombs %d; first-move captures %d, ambushes %d; its threats %d, "
-            "we moved away %d; its bluffs %d, we fled %d, called %d" % (
-                g("1a our Marshal/General lost without a trade", 0), g(TAKEN, 0),
-                g("1e   when we had no piece able to beat it", 0), g(ATTACKS, 0),
+    return ("top lost %d, then taken by its seen top %d (none able to beat %d), in all %d; "
+            "attacks on unmoved %d, Bombs %d; first-move captures %d, ambushes %d; "
+            "its threats %d, we moved away %d; its bluffs %d, we fled %d, called %d" % (
+                g("1a our Marshal/General lost without a trade", 0), g(TAKEN_AFTER[0], 0),
+                g(TAKEN_AFTER[1], 0), g(TAKEN_ALL[0], 0), g(ATTACKS, 0),
                 g("2b   Bombs hit", 0), g("3a first-move captures by never-moved enemy pieces", 0),
                 g("3c ambushes (our piece taken had been seen)", 0), g(THREATS[0][0], 0),
                 g(THREATS[0][1], 0), g(BLUFFS[0][1], 0), g(BLUFFS[0][2], 0),
@@ -445,9 +457,8 @@ SELF_TEST_EXPECTED = {
     "1b   General on a Bomb": 1,
     "1b   Marshal to the Spy": 1,
     "1c games with one lost": 1,
-    TAKEN: 1,
-    "1e   when we had no piece able to beat it": 1,
-    "1f   when we had none able to beat or trade with it": 1,
+    TAKEN_AFTER[0]: 1, TAKEN_AFTER[1]: 1, TAKEN_AFTER[2]: 1,
+    TAKEN_ALL[0]: 1, TAKEN_ALL[1]: 1, TAKEN_ALL[2]: 1,
     ATTACKS: 2,
     "2b   Bombs hit": 1,
     ROW: 7,
@@ -476,7 +487,7 @@ def self_test():
     c, dist = analyse(SELF_TEST_LOG.splitlines())
     bad = {k: (c.get(k, 0), v) for k, v in SELF_TEST_EXPECTED.items() if c.get(k, 0) != v}
     extra = {k: v for k, v in c.items() if v and k not in SELF_TEST_EXPECTED}
-    if dist:
+    if any(dist.values()):
         extra["distances"] = dist  # no piece of ours could face the General
     if bad or extra:
         for k, (got, want) in sorted(bad.items()):
@@ -505,13 +516,14 @@ def main():
         ap.error("give a ladder folder")
     beliefs = Beliefs(a.marshal) if a.beliefs else None
     total = {"W": Counter(), "L": Counter()}
-    dists = {"W": [], "L": []}
+    dists = {"W": Counter(), "L": Counter()}
     n = Counter()
     for opp, i, res, log in games(a.dirs):
         ev = [] if a.events else None
         c, dist = analyse(open(log).read().splitlines(), log, beliefs, ev)
         total[res].update(c)
-        dists[res] += dist
+        for k, d in dist.items():
+            dists[res].setdefault(k, []).extend(d)
         n[res] += 1
         if a.games:
             print("%s game %s %s: %s" % (opp, i, res, short(c)))
@@ -521,8 +533,11 @@ def main():
         if n[res]:
             report("%d games %s:" % (n[res], name), total[res], dists[res])
     if n["W"] and n["L"]:
-        report("all %d games:" % (n["W"] + n["L"]), total["W"] + total["L"],
-               dists["W"] + dists["L"])
+        both = Counter()
+        for res in "WL":
+            both.update(total[res])  # update, unlike +, keeps the counts that are 0
+        report("all %d games:" % (n["W"] + n["L"]), both,
+               {k: dists["W"].get(k, []) + dists["L"].get(k, []) for k in dists["W"]})
 
 
 if __name__ == "__main__":
