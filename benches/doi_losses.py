@@ -8,8 +8,10 @@ Written for the games against Demon of Ignorance (benches/ucc-ladder.sh with a
 `name=PATH:games` opponent), it reads any ladder folder: every finished game
 <opponent>/<i>.log with its <i>.out, Marshal being the player whose path ends in /marshal
 (ucc_losses.py replays the log, ucc_ladder_stats.py scores the game). Drawn and failed
-games are left out. It prints one line per game (with `--games`), then every count for the
-games won, the games lost and all of them.
+games are left out. It prints one line per game (with `--games`; `--events` lists every
+counted event under its game, by the log's turn and move, to check against the log),
+then every count for the games won, the games lost and all of them, an indented count
+also as a share of the count it belongs to.
 
 "Seen" means revealed in a fight (the manager shows both ranks of every fight to both
 players) or, for a Scout, by a move of more than one square; "unmoved" means the piece
@@ -27,8 +29,8 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
    we had a piece left (after the fight) able to beat it, or able to beat or trade with it
    (same rank), and the distance in steps (|dx| + |dy|, ignoring what stands between) from
    its square to the nearest of ours able to beat or trade with it; the median is printed.
-   The same is counted over the whole game (1g-1i), where a trade of top pieces, not
-   only a loss, may open the way for the enemy's next one.
+   The same is counted over the whole game, where a trade of top pieces, not only a
+   loss, may open the way for the enemy's next one.
 2. Attacks on unmoved hidden pieces: our attacks by any piece but a Miner or a Scout on an
    enemy piece neither moved nor seen; how many hit a Bomb. With --beliefs, the engine's
    belief in a Bomb on the attacked square just before the attack (`marshal convert --to
@@ -39,7 +41,7 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
    without beliefs, its front-row pieces that never moved in the whole game (until taken
    or the end), and the share of them that were Bombs.
 3. First-move captures: an enemy piece that had never moved takes one of ours with its
-   first move, by the taker's rank. An ambush is one whose victim had been seen; "right
+   first move (and survives), by the taker's rank. An ambush is one whose victim had been seen; "right
    after" means the victim's own previous move was a capture (it revealed itself taking a
    piece and was taken at once); the number of pieces the ambushed pieces had taken in the
    game is summed.
@@ -49,7 +51,7 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
    approached side's next move: the piece moved away (stepped without a fight), attacked
    (it attacked anything), or stayed (another piece moved). A piece left standing (did not
    move away and is still on the board after the reply) is taken next move when the
-   approaching side's following move takes it. Counted for enemy threats on our pieces
+   approaching side's following move takes it (with any piece). Counted for enemy threats on our pieces
    and ours on its pieces (its flight rate). Bluffs count moves, not pairs: an approach
    by a hidden mover (next to one piece or more) is a bluff when one of the pieces
    approached beats it and it beats none of them; the approached side fled (its reply
