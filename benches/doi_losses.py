@@ -485,19 +485,59 @@ SELF_TEST_EXPECTED = {
 }
 
 
+# A second hand-made game, Marshal playing Blue: its Scout's long first move ends next to
+# our Sergeant (a shown Scout, so no bluff), which takes it; our hidden Marshal steps
+# next to its General (an approach, no bluff), which attacks it and dies; our Marshal,
+# now seen, dies on the Bomb of its front row (y 3), where both unmoved pieces are Bombs.
+SELF_TEST_LOG_BLUE = """\
+doi RED SETUP
+F........6
+..........
+..........
+B9..2B....
+marshal BLUE SETUP
+....1.....
+..........
+.7........
+..........
+1 RED: 1 3 DOWN 4 OK
+1 BLU: 1 8 UP KILLS 7 9
+2 RED: 4 3 DOWN OK
+2 BLU: 4 6 UP OK
+3 RED: 4 4 DOWN DIES 2 1
+3 BLU: 4 5 UP OK
+4 RED: 9 0 DOWN OK
+4 BLU: 4 4 RIGHT OK
+5 RED: 9 1 UP OK
+5 BLU: 5 4 UP DIES 1 B
+"""
+SELF_TEST_EXPECTED_BLUE = {
+    "1a our Marshal/General lost without a trade": 1,
+    "1b   Marshal on a Bomb": 1,
+    "1c games with one lost": 1,
+    ATTACKS: 1, "2b   Bombs hit": 1, ROW: 2, "2e   Bombs among them": 2,
+    "2g its front-row pieces that never moved in the game": 2, "2h   Bombs among them": 2,
+    BLUFFS[0][0]: 0, BLUFFS[1][0]: 1, BLUFFS[1][1]: 0,
+}
+
+
 def self_test():
-    c, dist = analyse(SELF_TEST_LOG.splitlines())
-    bad = {k: (c.get(k, 0), v) for k, v in SELF_TEST_EXPECTED.items() if c.get(k, 0) != v}
-    extra = {k: v for k, v in c.items() if v and k not in SELF_TEST_EXPECTED}
-    if any(dist.values()):
-        extra["distances"] = dist  # no piece of ours could face the General
-    if bad or extra:
-        for k, (got, want) in sorted(bad.items()):
-            print("self-test: %s: got %d, want %d" % (k, got, want))
-        for k, v in sorted(extra.items()):
-            print("self-test: unexpected %s: %s" % (k, v))
-        sys.exit(1)
-    print("self-test: %d counts as expected" % len(SELF_TEST_EXPECTED))
+    n = 0
+    for log, want in ((SELF_TEST_LOG, SELF_TEST_EXPECTED),
+                      (SELF_TEST_LOG_BLUE, SELF_TEST_EXPECTED_BLUE)):
+        c, dist = analyse(log.splitlines())
+        bad = {k: (c.get(k, 0), v) for k, v in want.items() if c.get(k, 0) != v}
+        extra = {k: v for k, v in c.items() if v and k not in want}
+        if any(dist.values()):
+            extra["distances"] = dist  # in neither game can a piece of ours face the taker
+        if bad or extra:
+            for k, (got, v) in sorted(bad.items()):
+                print("self-test: %s: got %d, want %d" % (k, got, v))
+            for k, v in sorted(extra.items()):
+                print("self-test: unexpected %s: %s" % (k, v))
+            sys.exit(1)
+        n += len(want)
+    print("self-test: %d counts in 2 games as expected" % n)
 
 
 def main():
