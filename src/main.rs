@@ -197,11 +197,13 @@ struct MatchArgs {
     /// Games to play (pairs of games share setups, colours swapped).
     #[arg(long, default_value_t = 10)]
     games: usize,
-    /// Milliseconds per move.
-    #[arg(long, default_value_t = 100)]
-    movetime: u64,
-    /// A clock per side instead: BASE+INC in seconds, e.g. `10+0.1` (overrides --movetime).
-    #[arg(long, value_name = "BASE+INC")]
+    /// Milliseconds per move; two values separated by a comma give each engine its own
+    /// (in --engine order), e.g. `1000,300`.
+    #[arg(long, default_value = "100", value_name = "MS[,MS]")]
+    movetime: String,
+    /// A clock per side instead: BASE+INC in seconds, e.g. `10+0.1`, or one per engine,
+    /// `60+1,20+0.5` (overrides --movetime).
+    #[arg(long, value_name = "BASE+INC[,BASE+INC]")]
     tc: Option<String>,
     #[arg(long, default_value = "classic")]
     variant: String,
@@ -304,10 +306,7 @@ fn run_match(a: MatchArgs) -> Result<bool, String> {
     let cfg = arbiter::MatchConfig {
         engines: [e0, e1],
         games: a.games,
-        tc: match &a.tc {
-            Some(t) => arbiter::TimeControl::parse_tc(t)?,
-            None => arbiter::TimeControl::Movetime(a.movetime),
-        },
+        tc: arbiter::TimeControl::parse_pair(&a.movetime, a.tc.as_deref())?,
         variant: v,
         rules,
         concurrency: a.concurrency,

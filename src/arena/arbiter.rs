@@ -15,14 +15,15 @@ use std::sync::Arc;
 
 /// Plays one game between `players[0]` (Red) and `players[1]` (Blue) from the given setups
 /// (a player that brings its own setup plays that instead). A player's fault ends the game
-/// as a forfeit (recorded with its reason). `names` name the players to each other.
+/// as a forfeit (recorded with its reason). `names` name the players to each other; `tc`
+/// is each colour's time control (Red's first).
 pub fn play_game(
     players: &mut [Box<dyn Player>; 2],
     names: [&str; 2],
     variant: Variant,
     rules: Rules,
     setups: [&Setup; 2],
-    tc: TimeControl,
+    tc: [TimeControl; 2],
     seed: u64,
 ) -> GameRecord {
     let forfeit = |record: &mut GameRecord, loser: Color, fault: Fault| {
@@ -75,10 +76,10 @@ pub fn play_game(
         }
     }
     let mut observed: [Vec<ObservedMove>; 2] = [Vec::new(), Vec::new()];
-    let mut clocks = match tc {
-        TimeControl::Clock { base_ms, .. } => [base_ms; 2],
-        TimeControl::Movetime(_) => [0; 2],
-    };
+    let mut clocks = tc.map(|t| match t {
+        TimeControl::Clock { base_ms, .. } => base_ms,
+        TimeControl::Movetime(_) => 0,
+    });
     loop {
         if let Some(end) = pos.game_end() {
             record.result = Some(end);
@@ -86,7 +87,7 @@ pub fn play_game(
         }
         let side = pos.side_to_move();
         let view = pos.view(side);
-        let clock = match tc {
+        let clock = match tc[side.index()] {
             TimeControl::Movetime(ms) => Clock::Movetime(ms),
             TimeControl::Clock { inc_ms, .. } => Clock::Clocks {
                 red: clocks[0],
@@ -96,7 +97,7 @@ pub fn play_game(
         };
         let asked = std::time::Instant::now();
         let chosen = players[side.index()].choose(&view, &observed[side.index()], clock);
-        if let TimeControl::Clock { inc_ms, .. } = tc {
+        if let TimeControl::Clock { inc_ms, .. } = tc[side.index()] {
             // The arbiter's clock decides: a flag fall is a time forfeit.
             let used = asked.elapsed().as_millis() as u64;
             let left = &mut clocks[side.index()];
@@ -139,6 +140,31 @@ pub enum TimeControl {
 }
 
 impl TimeControl {
+    /// Parses `--movetime` and `--tc`: one time control for both engines, or one each
+    /// separated by a comma (in `--engine` order): `100`, `1000,300`; `10+0.1`, `60,20+0.2`.
+    pub fn parse_pair(movetime: &str, tc: Option<&str>) -> Result<[TimeControl; 2], String> {
+        let one = |s: &str| -> Result<TimeControl, String> {
+            match tc {
+                Some(_) => TimeControl::parse_tc(s),
+                None => s
+                    .trim()
+                    .parse::<u64>()
+                    .map(TimeControl::Movetime)
+                    .map_err(|_| format!("--movetime '{s}' is not a whole number of milliseconds")),
+            }
+        };
+        let text = tc.unwrap_or(movetime);
+        let parts: Vec<&str> = text.split(',').collect();
+        match parts.as_slice() {
+            [both] => Ok([one(both)?; 2]),
+            [a, b] => Ok([one(a)?, one(b)?]),
+            _ => Err(format!(
+                "{} '{text}': give one time control, or two separated by a comma (one per --engine)",
+                if tc.is_some() { "--tc" } else { "--movetime" }
+            )),
+        }
+    }
+
     /// Parses `--tc` as `BASE+INC` in seconds (`10+0.1`, `60`).
     pub fn parse_tc(s: &str) -> Result<TimeControl, String> {
         let (b, i) = s.split_once('+').unwrap_or((s, "0"));
@@ -166,7 +192,9 @@ pub struct MatchConfig {
     /// The two players (`builtin:random`, `builtin:greedy`, or a command).
     pub engines: [String; 2],
     pub games: usize,
-    pub tc: TimeControl,
+    /// Each engine's time control (in the order of `engines`), as cutechess gives one per
+    /// engine.
+    pub tc: [TimeControl; 2],
     pub variant: Variant,
     pub rules: Rules,
     pub concurrency: usize,
@@ -269,7 +297,7 @@ pub fn run_match(
                 cfg.variant,
                 cfg.rules,
                 [&setups[0], &setups[1]],
-                cfg.tc,
+                [cfg.tc[red], cfg.tc[1 - red]],
                 cfg.seed.wrapping_add(i as u64),
             );
             rec.meta.insert("game".into(), i.to_string());

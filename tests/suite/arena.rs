@@ -448,3 +448,58 @@ fn clocks_run_out() {
         assert!(r.meta["forfeit"].contains("clock ran out"), "{:?}", r.meta);
     }
 }
+
+/// `--movetime A,B` gives each engine its own time a move (in `--engine` order, whatever
+/// colour it plays); three values or a bad number are refused.
+#[test]
+fn each_engine_gets_its_own_movetime() {
+    let dir = tmp_dir("per-engine-tc");
+    let (a, b) = (dir.path().join("a.log"), dir.path().join("b.log"));
+    let out = dir.path().join("games.jsonl");
+    let args = [
+        "--engine",
+        &probe(&a),
+        "--engine",
+        &probe(&b),
+        "--variant",
+        "duel",
+        "--games",
+        "2",
+        "--movetime",
+        "37,23",
+        "--rule",
+        "max-plies=12",
+    ];
+    let (code, _, records) = run_match(&args, &out);
+    assert_eq!(code, 0);
+    assert_eq!(records.len(), 2);
+    let gos = |p: &Path| -> Vec<String> {
+        std::fs::read_to_string(p)
+            .unwrap()
+            .lines()
+            .filter(|l| l.starts_with("go "))
+            .map(String::from)
+            .collect()
+    };
+    let (ga, gb) = (gos(&a), gos(&b));
+    assert!(!ga.is_empty() && !gb.is_empty());
+    assert!(ga.iter().all(|l| l == "go movetime 37"), "{ga:?}");
+    assert!(gb.iter().all(|l| l == "go movetime 23"), "{gb:?}");
+    for bad in ["10,20,30", "10,x"] {
+        let o = Command::new(bin())
+            .args([
+                "match",
+                "--engine",
+                "builtin:random",
+                "--engine",
+                "builtin:random",
+                "--movetime",
+                bad,
+            ])
+            .output()
+            .unwrap();
+        assert!(!o.status.success(), "--movetime {bad} was taken");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("--movetime '") && err.lines().count() == 1, "{err}");
+    }
+}
