@@ -326,6 +326,7 @@ function startGameView(m) {
   $("banner").hidden = true; $("error").hidden = true;
   $("moves").innerHTML = ""; $("combat").textContent = "No combat yet."; $("search").textContent = "Engine: -";
   $("record-text").value = "";
+  $("record-box").open = false;
   if (m.loaded) {
     S.mode = "play";
     $("setup-tools").hidden = true; $("play-tools").hidden = false;
@@ -375,7 +376,13 @@ function showCaptured(cap) {
 function showMoves(moves) {
   const ol = $("moves");
   ol.innerHTML = "";
-  (moves || []).forEach((t) => { const li = document.createElement("li"); li.textContent = t; ol.appendChild(li); });
+  // One line per turn: Red's move, then Blue's.
+  const list = moves || [];
+  for (let i = 0; i < list.length; i += 2) {
+    const li = document.createElement("li");
+    li.textContent = list[i] + (i + 1 < list.length ? "  " + list[i + 1] : "");
+    ol.appendChild(li);
+  }
   ol.scrollTop = ol.scrollHeight;
 }
 
