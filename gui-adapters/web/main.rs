@@ -99,8 +99,12 @@ fn serve_file(request: Request) {
     let response = match PAGE.iter().find(|(p, _, _)| *p == path) {
         Some((_, mime, body)) => {
             let mut r = Response::from_string(*body);
-            r.add_header(header("Content-Type", mime).expect("static header"));
-            r.add_header(header("Cache-Control", "no-store").expect("static header"));
+            for h in [header("Content-Type", mime), header("Cache-Control", "no-store")]
+                .into_iter()
+                .flatten()
+            {
+                r.add_header(h);
+            }
             r
         }
         None => Response::from_string(format!("no page at {path}")).with_status_code(404),

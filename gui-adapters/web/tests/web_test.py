@@ -273,6 +273,52 @@ def protocol_tests(addr, server):
     c.close()
     log(f"leak check with beliefs on: {n} states, no hidden rank shown")
 
+    # Adjourn a game, load its record on another page and play it to the end.
+    c = Client(addr)
+    c.until({"hello"})
+    c.send(type="new", variant="duel", color="red", movetime=20)
+    c.until({"newgame"})
+    c.send(type="human_setup")
+    m = c.until({"setup", "error"})
+    if m["type"] != "error":
+        raise SystemExit("web test: duel has no human setups, yet one was given")
+    c.send(type="generate")
+    c.send(type="start", setup=c.until({"setup"})["setup"])
+    for _ in range(3):
+        m = c.until({"state"})
+        while not m["legal"]:
+            m = c.until({"state"})
+        c.send(type="move", move=random.choice(m["legal"]))
+    c.until({"state"})
+    c.send(type="adjourn")
+    saved = c.until({"record"})["record"]
+    c.close()
+    c = Client(addr)
+    c.until({"hello"})
+    c.send(type="load", record=saved, color="red", movetime=20)
+    if not c.until({"newgame"}).get("loaded"):
+        raise SystemExit("web test: loading a record did not start a game")
+    while True:
+        m = c.until({"state", "end", "error"}, timeout=30)
+        if m["type"] == "error":
+            raise SystemExit(f"web test: loaded game: {m}")
+        if m["type"] == "end":
+            break
+        if m["legal"]:
+            c.send(type="move", move=random.choice(m["legal"]))
+    c.send(type="save")
+    record = c.until({"record"})["record"]
+    c.close()
+    log(f"an adjourned duel game loaded and played on to its end; marshal replay: {replay_ok(record)}")
+
+    # A page that goes silent: its engine is stopped (the server runs with --silence 3),
+    # checked below with the engines of the 20 games.
+    silent = Client(addr)
+    silent.until({"hello"})
+    silent.send(type="new", variant="barrage", color="red", movetime=20)
+    silent.until({"newgame"})
+    silent_since = time.time()
+
     # 20 games at once, each with its own engine.
     results, most = [], [0]
     errors = []
@@ -304,6 +350,14 @@ def protocol_tests(addr, server):
     if most[0] < 10:
         raise SystemExit(f"web test: at most {most[0]} engines ran at once; the games did not overlap")
     log(f"20 games at once finished (up to {most[0]} engines at a time); no engine left running")
+    if time.time() - silent_since < 3:
+        raise SystemExit("web test: the games ended before the silent page's limit")
+    silent.send(type="ping")
+    m = silent.until({"error"}, timeout=5)
+    if not m.get("fatal"):
+        raise SystemExit(f"web test: the silent page was not told its engine stopped: {m}")
+    silent.close()
+    log(f"a page silent for {time.time() - silent_since:.0f} s had its engine stopped and is told so")
     log(f"protocol tests took {time.time() - t:.1f} s")
 
 
