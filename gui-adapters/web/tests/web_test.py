@@ -21,7 +21,9 @@ from websockets.sync.client import connect
 warnings.filterwarnings("ignore", category=DeprecationWarning)
 TARGET = sys.argv[1] if len(sys.argv) > 1 else "target"
 BIN = os.path.join(TARGET, "release")
-SCREENSHOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "screenshot.png")
+# The README's picture is gui-adapters/web/screenshot.png: WEB_SCREENSHOT=<that path>
+# renews it; by default the test's picture goes to the target folder, leaving the tree clean.
+SCREENSHOT = os.environ.get("WEB_SCREENSHOT") or os.path.join(TARGET, "web-screenshot.png")
 
 
 def log(msg):
