@@ -83,7 +83,8 @@ fn main() {
     for request in server.incoming_requests() {
         if request.url() == "/ws" {
             let engines = Arc::clone(&engines);
-            std::thread::spawn(move || upgrade(request, engines, silence));
+            let bound = args.host.clone();
+            std::thread::spawn(move || upgrade(request, engines, silence, bound));
         } else {
             serve_file(request);
         }
@@ -120,17 +121,36 @@ fn request_header(request: &Request, name: &'static str) -> Option<String> {
         .map(|h| h.value.as_str().to_string())
 }
 
+/// Whether a Host header names this server: `localhost`, an address, or the `--host` name.
+fn host_allowed(host: &str, bound: &str) -> bool {
+    let name = match host.rsplit_once(':') {
+        Some((h, port)) if port.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => host,
+    };
+    let name = name.trim_start_matches('[').trim_end_matches(']');
+    name.eq_ignore_ascii_case("localhost")
+        || name.parse::<std::net::IpAddr>().is_ok()
+        || name.eq_ignore_ascii_case(bound)
+}
+
 /// Refuses a plain request to /ws, or one from another site's page (a browser lets any
 /// page open a WebSocket to 127.0.0.1; the Origin header says whose page it is).
-fn upgrade(request: Request, engines: Arc<Vec<String>>, silence: Duration) {
+fn upgrade(request: Request, engines: Arc<Vec<String>>, silence: Duration, bound: String) {
     let key = request_header(&request, "Sec-WebSocket-Key");
     let wants = request_header(&request, "Upgrade").is_some_and(|u| u.eq_ignore_ascii_case("websocket"));
     let (Some(key), true) = (key, wants) else {
         let _ = request.respond(Response::from_string("/ws takes WebSocket connections only").with_status_code(400));
         return;
     };
+    let host = request_header(&request, "Host").unwrap_or_default();
+    if !host_allowed(&host, &bound) {
+        // A name other than this machine's: a page of another site whose name was made to
+        // point here (DNS rebinding).
+        tracing::warn!("refused a WebSocket for host {host}");
+        let _ = request.respond(Response::from_string("unknown host name").with_status_code(403));
+        return;
+    }
     if let Some(origin) = request_header(&request, "Origin") {
-        let host = request_header(&request, "Host").unwrap_or_default();
         let origin_host = origin.split("://").nth(1).unwrap_or("");
         if origin_host != host {
             tracing::warn!("refused a WebSocket from origin {origin} (host {host})");

@@ -264,6 +264,14 @@ def replay_ok(record_text):
 
 def protocol_tests(addr, server):
     t = time.time()
+    # A page of another site may not open a game here.
+    try:
+        connect(f"ws://{addr}/ws", origin="http://evil.example").close()
+        raise SystemExit("web test: a WebSocket from another site's page was accepted")
+    except SystemExit:
+        raise
+    except Exception as e:  # noqa: BLE001 - any refusal will do
+        log(f"a WebSocket from another site's page is refused ({e})")
     c, human, info, record = random_game(addr, bad_input=True)
     n = check_no_leak(c, human, info, record)
     c.close()
