@@ -108,6 +108,10 @@ function render() {
     const p = board[sq];
     if (p) {
       const el = pieceEl(p.color, p.ch, movable.has(sq) ? "movable" : "");
+      if (p.moved && p.ch === "?") {
+        // A hidden piece that has moved is no Bomb or Flag: worth seeing at a glance.
+        const s = document.createElement("span"); s.className = "shown"; s.textContent = "moved"; el.appendChild(s);
+      }
       if (p.shown && p.color === S.human && !S.watching) {
         const s = document.createElement("span"); s.className = "shown"; s.textContent = "seen"; el.appendChild(s);
       }
