@@ -8,18 +8,36 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-/// MARSHAL_BIN, else `marshal` next to this executable, else `marshal` on PATH.
-pub fn engine_path() -> PathBuf {
+/// The argument that makes this program the engine itself (see `engine_command`).
+pub const SELF_ENGINE: &str = "--protocol-engine";
+
+/// The engine to start: MARSHAL_BIN, else `marshal` next to this executable, else this
+/// program with `--protocol-engine`, which runs the same library's protocol loop (so that
+/// `cargo run --bin marshal-web` in a fresh clone, which builds no `marshal`, can play).
+pub fn engine_command() -> (PathBuf, Vec<String>) {
     if let Some(p) = std::env::var_os("MARSHAL_BIN").filter(|p| !p.is_empty()) {
-        return p.into();
+        return (p.into(), Vec::new());
     }
     if let Ok(exe) = std::env::current_exe() {
         let beside = exe.with_file_name(format!("marshal{}", std::env::consts::EXE_SUFFIX));
         if beside.is_file() {
-            return beside;
+            return (beside, Vec::new());
         }
+        return (exe, vec![SELF_ENGINE.to_string()]);
     }
-    PathBuf::from("marshal")
+    (PathBuf::from("marshal"), Vec::new())
+}
+
+/// The engine command as one line for `sh -c` (quoted), as `marshal match` runs engines.
+pub fn engine_shell_command() -> String {
+    let (path, args) = engine_command();
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    let mut line = quote(&path.display().to_string());
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(&a));
+    }
+    line
 }
 
 /// A running engine. The child sits behind a shared lock so that the connection's
@@ -32,8 +50,9 @@ pub struct Engine {
 
 impl Engine {
     pub fn start() -> Result<Engine, String> {
-        let path = engine_path();
+        let (path, args) = engine_command();
         let mut child = Command::new(&path)
+            .args(&args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())

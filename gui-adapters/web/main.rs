@@ -58,6 +58,11 @@ impl Sink for WsSink<'_> {
 }
 
 fn main() {
+    if std::env::args().nth(1).as_deref() == Some(engine::SELF_ENGINE) {
+        // Started as its own engine (no `marshal` beside it): the protocol loop on stdio.
+        marshal::engine::run_stdio();
+        return;
+    }
     tracing_subscriber::fmt()
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_env("MARSHAL_LOG")
@@ -76,7 +81,7 @@ fn main() {
     let addr = server.server_addr();
     tracing::info!(
         "marshal-web: open http://{addr} (engine: {})",
-        engine::engine_path().display()
+        engine::engine_shell_command()
     );
     let engines = Arc::new(args.engines.clone());
     let silence = Duration::from_secs(args.silence.max(1));

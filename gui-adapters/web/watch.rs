@@ -1,7 +1,7 @@
 //! Watch mode: a game between two engines (any `--engine` of `marshal match` the server
 //! allows), played by the arena's arbiter on a thread of its own and shown move by move.
 
-use crate::engine::engine_path;
+use crate::engine::engine_shell_command;
 use crate::game::{combat_name, end_json, error, game_options, Sink};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use marshal::arena::arbiter::{observed_token, pair_setups, play_game, TimeControl};
@@ -79,8 +79,7 @@ pub struct Watch {
 /// (the arena's own `marshal` would start this server's executable).
 fn player_spec(spec: &str, allowed: &[String]) -> Result<String, String> {
     if spec == "marshal" {
-        let p = engine_path().display().to_string().replace('\'', "'\\''");
-        return Ok(format!("'{p}'"));
+        return Ok(engine_shell_command());
     }
     if ALWAYS.contains(&spec) || allowed.iter().any(|a| a == spec) {
         return Ok(spec.to_string());
