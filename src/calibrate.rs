@@ -23,8 +23,8 @@
 
 use crate::belief::tracker::{Action, Evidence, Kind, Observation};
 use crate::belief::{prior, Belief, Tracker};
+use crate::formats::record::GameRecord;
 use crate::rules::piece::{resolve_combat, NUM_RANKS};
-use crate::rules::record::GameRecord;
 use crate::rules::{Color, Combat, Move, Position, Rank, Rules, Setup, Variant, VariantKind};
 use crate::search::{think_with, Limits};
 use rand::rngs::StdRng;
@@ -212,7 +212,9 @@ fn held_out_setups(file: Option<&str>) -> Result<Vec<Setup>, String> {
     let mut out = Vec::new();
     for (i, line) in text.lines().filter(|l| !l.trim().is_empty()).enumerate() {
         if prior::held_out(i) {
-            out.push(crate::setup::human::parse_gravon(line, &v).map_err(|e| format!("{path} line {}: {e}", i + 1))?);
+            out.push(
+                crate::formats::gravon::parse_gravon(line, &v).map_err(|e| format!("{path} line {}: {e}", i + 1))?,
+            );
         }
     }
     if out.is_empty() {

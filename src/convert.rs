@@ -5,12 +5,11 @@
 //! converted file always holds a legal game. The formats and their limits are in
 //! `protocol.md`, section 2 (`marshal convert`).
 
-use crate::arena::arbiter::{observed_token, occupied};
-use crate::arena::player::{position_line, rule_options};
-use crate::rules::gravon::{self, META_BLUE_PLAYER, META_RED_PLAYER};
-use crate::rules::strados3::{parse_any, to_strados3};
-use crate::rules::{ucc_log, Color, EndReason, GameRecord, Move, Position, Rules, Setup, Variant};
-use crate::ucc::{move_to_ucc, setup_to_rows, Outcome};
+use crate::formats::strados3::{parse_any, to_strados3};
+use crate::formats::{gravon, read_games, ucc_log, GameRecord};
+use crate::protocol::options::rule_options;
+use crate::protocol::PositionCmd;
+use crate::rules::{Color, Position, Rules, Variant};
 use std::io::Write;
 
 /// Arguments of `marshal convert`.
@@ -135,43 +134,13 @@ pub fn run(args: &ConvertArgs, out: &mut dyn Write) -> Result<(), String> {
             Format::Record if several => serde_json::to_string(g).map_err(|e| e.to_string())?,
             Format::Record => g.to_json(),
             Format::Gravon => gravon::write(g).map_err(|e| e.to_string())?.trim_end().to_string(),
-            Format::Ucc => write_ucc_log(g)?,
+            Format::Ucc => ucc_log::write(g)?,
             Format::Position | Format::Strados3 => every_position(g, to)?,
             Format::Commands => commands(g, side.unwrap_or(Color::Red), args.ply)?,
         };
         writeln!(out, "{text}").map_err(|e| e.to_string())?;
     }
     Ok(())
-}
-
-/// The games of a file, as `marshal replay` and `marshal convert` read it: Gravon XML
-/// (`<` first), our records (`{` first, or nothing: one document, or one per line, the
-/// output of `marshal match`), else a UCC manager log.
-pub fn read_games(text: &str) -> Result<Vec<GameRecord>, String> {
-    let start = text.trim_start();
-    if start.starts_with('<') {
-        return gravon::read(text)
-            .map(|r| vec![r])
-            .map_err(|e| format!("not a valid Gravon file: {e}"));
-    }
-    if !start.is_empty() && !start.starts_with('{') {
-        return ucc_log::read(text).map(|r| vec![r]).map_err(|e| e.to_string());
-    }
-    match GameRecord::from_json(text) {
-        Ok(r) => Ok(vec![r]),
-        Err(whole) => {
-            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-            if lines.len() > 1 && lines.iter().all(|l| l.trim_start().starts_with('{')) {
-                lines
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| GameRecord::from_json(l).map_err(|e| format!("line {}: {e}", i + 1)))
-                    .collect()
-            } else {
-                Err(whole.to_string())
-            }
-        }
-    }
 }
 
 /// Every position of a game, from the start to after its last move, one per line.
@@ -202,133 +171,22 @@ fn every_position(g: &GameRecord, to: Format) -> Result<String, String> {
 /// options, its setup, and one `position` line with the enemy's squares and every move
 /// as that side observed it. Then `go`, `beliefs` or `d` ask the engine about it.
 fn commands(g: &GameRecord, side: Color, plies: Option<usize>) -> Result<String, String> {
-    let n = plies.unwrap_or(g.moves.len());
-    if n > g.moves.len() {
-        return Err(format!("--ply {n}: the game has {} plies", g.moves.len()));
-    }
-    let mut pos = g.start(None).map_err(|e| e.to_string())?;
-    let enemy: Vec<String> = occupied(&pos, side.flip()).iter().map(|s| s.to_string()).collect();
-    let mut seen = Vec::with_capacity(n);
-    for rm in &g.moves[..n] {
-        let mv = Move::parse(&rm.mv).map_err(|e| format!("move '{}': {e}", rm.mv))?;
-        let mover = pos.side_to_move();
-        let out = pos.make(mv);
-        seen.push(observed_token(mv, mover, &out, &g.rules, side));
-    }
+    let (enemy, seen) = g.observed_by(side, plies)?;
     let setup = if side == Color::Red {
         &g.red_setup
     } else {
         &g.blue_setup
     };
-    let mut lines = rule_options(&pos.variant, &g.rules);
+    let variant = Variant::parse(&g.variant).map_err(|e| e.0)?;
+    let mut lines = rule_options(&variant, &g.rules);
     lines.push("newgame".into());
     lines.push(format!("setup {side} {setup}"));
-    lines.push(position_line(side, &enemy.join(" "), &seen));
-    Ok(lines.join("\n"))
-}
-
-fn colour_word(c: Color) -> &'static str {
-    match c {
-        Color::Red => "RED",
-        Color::Blue => "BLUE",
-    }
-}
-
-/// Writes a game as the UCC 2012 manager's log (`stratego -o`), in the form
-/// `rules::ucc_log` reads: both setup blocks, one line per move with its outcome, and
-/// for a finished game the closing lines. The manager plays classic combat on the 10x10
-/// board without repetition rules; a game under other combat rules, or ended by
-/// agreement, cannot be written. Its only cap is a turn cap, so a draw by either of our
-/// caps is written as `DRAW_DEFAULT` (read back as `move_cap`).
-pub fn write_ucc_log(g: &GameRecord) -> Result<String, String> {
-    let variant = Variant::parse(&g.variant).map_err(|e| e.0)?;
-    if variant.files != 10 || variant.ranks != 10 {
-        return Err(format!("a UCC log holds the 10x10 board, not {}", variant.name()));
-    }
-    if g.rules.attacker_advantage || g.rules.silent_defence || g.rules.rescue {
-        return Err(
-            "a UCC log cannot express attacker advantage, silent defence or rescues (the manager has none)".into(),
-        );
-    }
-    let name = |key: &str, fallback: &str| -> String {
-        let n = g.meta.get(key).map_or(fallback, String::as_str);
-        let n: String = n.split_whitespace().collect::<Vec<_>>().join("_");
-        if n.is_empty() {
-            fallback.to_string()
-        } else {
-            n
-        }
+    let pc = PositionCmd {
+        color: side,
+        setup: None,
+        enemy: Some(enemy),
+        moves: seen,
     };
-    // Gravon's and the UCC log's player names, else `marshal match`'s engine names.
-    let names = [
-        name(META_RED_PLAYER, g.meta.get("red").map_or("red", String::as_str)),
-        name(META_BLUE_PLAYER, g.meta.get("blue").map_or("blue", String::as_str)),
-    ];
-    let mut lines = Vec::new();
-    for (c, setup) in [(Color::Red, &g.red_setup), (Color::Blue, &g.blue_setup)] {
-        let s = Setup::parse(setup, &variant).map_err(|e| format!("{} setup: {e}", c.name()))?;
-        lines.push(format!("{} {} SETUP", names[c.index()], colour_word(c)));
-        lines.extend(setup_to_rows(&s, c));
-    }
-    let mut pos = g.start(Some(ucc_log::UCC_RULES)).map_err(|e| e.to_string())?;
-    for rm in &g.moves {
-        let mv = Move::parse(&rm.mv)?;
-        let side = pos.side_to_move();
-        let turn = pos.ply() / 2 + 1;
-        let text = move_to_ucc(mv)?;
-        let outcome = Outcome::of_combat(pos.make(mv).combat);
-        let tag = if side == Color::Red { "RED" } else { "BLU" };
-        lines.push(format!("{turn} {tag}: {text} {}", outcome.text()));
-    }
-    let last_turn = pos.ply().div_ceil(2);
-    let values = format!(
-        "{} {}",
-        ucc_log::piece_value(&pos, Color::Red),
-        ucc_log::piece_value(&pos, Color::Blue)
-    );
-    let end = |lines: &mut Vec<String>, who: Color, word: &str, turn: u32, reason: &str| {
-        lines.push(format!("Game ends on {}'s turn - REASON: {reason}", colour_word(who)));
-        lines.push(format!(
-            "{} {} {word} {turn} {values}",
-            names[who.index()],
-            colour_word(who)
-        ));
-    };
-    if let Some(r) = g.result {
-        let winner = r.winner;
-        match (r.reason, winner) {
-            (EndReason::FlagCaptured, Some(w)) => end(&mut lines, w, "VICTORY", last_turn, "Flag captured"),
-            (EndReason::NoMoves, Some(w)) => end(&mut lines, w, "VICTORY", last_turn, "no moves left"),
-            (EndReason::NeitherCanMove, _) => end(
-                &mut lines,
-                pos.side_to_move().flip(),
-                "DRAW",
-                last_turn,
-                "neither side can move",
-            ),
-            (EndReason::MoveCap | EndReason::NoAttackCap, _) => end(
-                &mut lines,
-                pos.side_to_move().flip(),
-                "DRAW_DEFAULT",
-                last_turn,
-                "turn limit reached",
-            ),
-            (EndReason::Resignation, Some(w)) if pos.side_to_move() == w.flip() => {
-                let loser = w.flip();
-                let turn = pos.ply() / 2 + 1;
-                let tag = if loser == Color::Red { "RED" } else { "BLU" };
-                lines.push(format!("{turn} {tag}: SURRENDER"));
-                end(&mut lines, loser, "SURRENDER", turn, "surrender");
-            }
-            (EndReason::Forfeit, Some(w)) => end(&mut lines, w.flip(), "ILLEGAL", last_turn, "illegal reply"),
-            (reason, _) => {
-                return Err(format!(
-                    "a UCC log cannot express the result {} ({})",
-                    reason.name(),
-                    crate::rules::record::describe_end(&r)
-                ))
-            }
-        }
-    }
+    lines.push(pc.to_string());
     Ok(lines.join("\n"))
 }

@@ -1,7 +1,8 @@
 //! The `marshal` binary: the protocol loop (no subcommand) and the command-line tools.
 
 use clap::{Parser, Subcommand};
-use marshal::rules::{record::describe_end, ucc_log, GameRecord, Position, Rules, Setup, Variant};
+use marshal::formats::{record::describe_end, ucc_log, GameRecord};
+use marshal::rules::{Position, Rules, Setup, Variant};
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -91,7 +92,7 @@ fn perft(depth: u32, variant: &str, position: Option<&str>, rule_items: &[String
     let mut pos = match position {
         Some(text) => {
             let v = Variant::parse(variant).map_err(|e| e.0)?;
-            marshal::rules::strados3::parse_any(text, &v, rules).map_err(|e| format!("bad --position: {e}"))?
+            marshal::formats::strados3::parse_any(text, &v, rules).map_err(|e| format!("bad --position: {e}"))?
         }
         None => {
             let v = Variant::parse(variant).map_err(|e| e.0)?;
@@ -120,7 +121,7 @@ fn perft(depth: u32, variant: &str, position: Option<&str>, rule_items: &[String
 
 fn replay(file: &str, legal: bool, rule_items: &[String]) -> Result<bool, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("cannot read {file}: {e}"))?;
-    let parsed = marshal::convert::read_games(&text);
+    let parsed = marshal::formats::read_games(&text);
     let start = text.trim_start();
     if let (Ok([r]), false) = (parsed.as_deref(), start.is_empty() || start.starts_with(['<', '{'])) {
         // A UCC manager log: say whose game it is and what the manager's result line says.
@@ -252,7 +253,7 @@ fn run_match(a: MatchArgs) -> Result<bool, String> {
         .map_err(|_| "give exactly two --engine".to_string())?;
     let v = Variant::parse(&a.variant).map_err(|e| e.0)?;
     let mut rules = Rules::default().with_options(&a.rules)?;
-    if let Some((r, note)) = marshal::arena::ucc_player::match_rules(&[&e0, &e1], &v, rules)? {
+    if let Some((r, note)) = marshal::ucc::player::match_rules(&[&e0, &e1], &v, rules)? {
         eprintln!("{note}");
         rules = r;
     }
@@ -328,7 +329,13 @@ fn run_match(a: MatchArgs) -> Result<bool, String> {
         ),
         None => None,
     };
-    let score = arbiter::run_match(&cfg, file.as_mut().map(|f| f as &mut dyn std::io::Write), score);
+    // The progress display: a line per game (and any warning) on stderr.
+    let score = arbiter::run_match(
+        &cfg,
+        file.as_mut().map(|f| f as &mut dyn std::io::Write),
+        score,
+        &mut |line| eprintln!("{line}"),
+    );
     println!("{} vs {}", cfg.engines[0], cfg.engines[1]);
     println!("{}", stats::summary(&score, cfg.sprt.as_ref()));
     Ok(true)

@@ -7,17 +7,18 @@
 //! `--load FILE` resumes. With `MARSHAL_PLAY_LEGAL=1` a line `legal: <moves>` is printed
 //! before each prompt, for scripts and tests.
 
+use crate::engine::Engine;
+use crate::formats::record::describe_end;
+use crate::formats::GameRecord;
+use crate::protocol::options::Options;
+use crate::protocol::{GoParams, PositionCmd};
 use crate::rules::position::REVEALED;
-use crate::rules::record::describe_end;
-use crate::rules::{
-    Color, Combat, EndReason, GameEnd, GameRecord, Move, Position, Rank, Rules, Setup, Square, Variant,
-};
-use crate::search::{think, Limits};
+use crate::rules::{Color, Combat, EndReason, GameEnd, Move, Position, Rank, Rules, Setup, Square, Variant};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::sync::Arc;
 
 /// Options of `marshal play`.
 #[derive(clap::Args, Debug, Clone)]
@@ -31,6 +32,10 @@ pub struct PlayArgs {
     /// The engine's thinking time per move, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub movetime: u64,
+    /// A node budget per move instead of a time (the same moves as the protocol's
+    /// `go nodes N` with the same seed).
+    #[arg(long)]
+    pub nodes: Option<u64>,
     /// Seed for the engine's setup and search (default: from the clock).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -77,7 +82,10 @@ struct Game {
     record: GameRecord,
     human: Color,
     movetime: u64,
-    seed: u64,
+    nodes: Option<u64>,
+    /// The engine, driven as a GUI drives it through the protocol: a `position` of what
+    /// it observed, then a search.
+    engine: Engine,
     style: Style,
     legal_line: bool,
     /// Echo input lines after the prompt (input not typed on a terminal).
@@ -155,12 +163,20 @@ pub fn run(args: &PlayArgs) -> Result<bool, String> {
     };
     let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stdout().is_terminal();
     let legal_line = std::env::var("MARSHAL_PLAY_LEGAL").is_ok_and(|v| v == "1");
+    let mut engine = Engine::new(Arc::new(AtomicBool::new(false)));
+    engine.set_options(Options {
+        variant: *pos.variant(),
+        rules: record.rules,
+        seed,
+        ..Options::default()
+    });
     let mut game = Game {
         pos,
         record,
         human,
         movetime: args.movetime,
-        seed,
+        nodes: args.nodes,
+        engine,
         style: Style { color },
         legal_line,
         echo: !std::io::stdin().is_terminal(),
@@ -175,8 +191,13 @@ impl Game {
     fn play(&mut self, input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<bool> {
         writeln!(
             out,
-            "Marshal: {} game, you play {}, the engine thinks {} ms per move. Type 'help' for commands.",
-            self.record.variant, self.human, self.movetime
+            "Marshal: {} game, you play {}, the engine thinks {} per move. Type 'help' for commands.",
+            self.record.variant,
+            self.human,
+            match self.nodes {
+                Some(n) => format!("{n} nodes"),
+                None => format!("{} ms", self.movetime),
+            }
         )?;
         if !self.record.moves.is_empty() {
             writeln!(out, "Resumed after {} plies.", self.record.moves.len())?;
@@ -280,18 +301,11 @@ impl Game {
         let engine = self.human.flip();
         writeln!(out, "Engine ({engine}) is thinking...")?;
         out.flush()?;
-        let view = self.pos.view(engine);
-        let limits = Limits {
-            movetime_ms: Some(self.movetime),
-            ..Limits::default()
-        };
-        let stop = AtomicBool::new(false);
-        let seed = self.seed ^ (self.pos.ply() as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let result = think(&view, &limits, Instant::now(), &stop, seed, &mut |_| {});
+        let best = self.engine_choice(engine);
         let legal = self.pos.legal_moves();
         // The engine decides on its view; in rare cases the arbiter's position forbids
         // its move (see protocol.md 1.7), and then it plays its first legal move.
-        let mv = match result.best {
+        let mv = match best {
             Some(m) if self.pos.illegal_reason(m).is_none() => m,
             _ => match legal.first() {
                 Some(&m) => m,
@@ -299,6 +313,38 @@ impl Game {
             },
         };
         self.apply(mv, out)
+    }
+
+    /// The engine's move: the game as `engine` observed it, then a search under the
+    /// time or node budget (`None` when it has no move, or the game could not be told).
+    fn engine_choice(&mut self, engine: Color) -> Option<Move> {
+        let (enemy, moves) = self.record.observed_by(engine, None).ok()?;
+        let setup = match engine {
+            Color::Red => self.record.red_setup.clone(),
+            Color::Blue => self.record.blue_setup.clone(),
+        };
+        let pc = PositionCmd {
+            color: engine,
+            setup: Some(setup),
+            enemy: Some(enemy),
+            moves,
+        };
+        if let Err(e) = self.engine.position(&pc) {
+            tracing::warn!("the engine could not take the game: {e}");
+            return None;
+        }
+        let go = GoParams {
+            movetime: self.nodes.is_none().then_some(self.movetime),
+            nodes: self.nodes,
+            ..GoParams::default()
+        };
+        match self.engine.think(&go) {
+            Ok(r) => r.best,
+            Err(e) => {
+                tracing::warn!("the engine could not search: {e}");
+                None
+            }
+        }
     }
 
     /// Plays `mv` on the game, records it and tells what happened.

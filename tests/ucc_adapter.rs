@@ -4,16 +4,13 @@
 //! that plays whole games of the adapter against a random UCC bot (`tests/ucc/random_bot.py`)
 //! and can write the manager's `-o` game log, which `marshal replay` reads back.
 
-#[path = "../gui-adapters/ucc/translate.rs"]
-mod translate;
-
-use marshal::rules::record::describe_end;
+use marshal::formats::record::describe_end;
 use marshal::rules::{Color, EndReason, Move, Position, Rank, Rules, Setup, Variant};
+use marshal::ucc::*;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
-use translate::*;
 
 const SETUP: &str = "BFB3442B35/3B562475B6/627M29S82B/2538262473";
 
@@ -74,21 +71,18 @@ fn golden_translation() {
     assert_eq!(move_from_ucc(&["1", "6", "UP", "3", "OK"]).unwrap(), (m("i7i4"), 4));
     assert!(move_from_ucc(&["0", "0", "UP"]).is_err());
     // Outcomes and the observed notation.
-    let o = Outcome::parse(&["KILLS", "s", "1"]).unwrap();
+    let parse = |t: &[&str]| Outcome::parse(t).unwrap().unwrap();
+    let seen = |o: Outcome, s: &str| o.observed(m(s)).map(|om| om.to_string());
+    let o = parse(&["KILLS", "s", "1"]);
     assert_eq!(o, Outcome::Kills(Rank::Spy, Rank::Marshal));
-    assert_eq!(o.observed(m("e4e5")).unwrap(), "e4e5:SxM");
-    let o = Outcome::parse(&["BOTHDIE", "9", "9"]).unwrap();
-    assert_eq!(o.observed(m("b4b8")).unwrap(), "b4b8:2x2");
-    assert_eq!(
-        Outcome::parse(&["DIES", "3", "B"])
-            .unwrap()
-            .observed(m("e6e7"))
-            .unwrap(),
-        "e6e7:8xB"
-    );
-    assert_eq!(Outcome::parse(&["OK"]).unwrap().observed(m("e6e7")).unwrap(), "e6e7");
-    assert_eq!(Outcome::parse(&["ILLEGAL"]).unwrap().observed(m("e6e7")), None);
-    assert_eq!(Outcome::Dies(Rank::Miner, Rank::Bomb).text(), "DIES 8 B");
+    assert_eq!(seen(o, "e4e5").unwrap(), "e4e5:SxM");
+    let o = parse(&["BOTHDIE", "9", "9"]);
+    assert_eq!(seen(o, "b4b8").unwrap(), "b4b8:2x2");
+    assert_eq!(seen(parse(&["DIES", "3", "B"]), "e6e7").unwrap(), "e6e7:8xB");
+    assert_eq!(seen(parse(&["OK"]), "e6e7").unwrap(), "e6e7");
+    assert_eq!(seen(parse(&["ILLEGAL"]), "e6e7"), None);
+    assert_eq!(Outcome::parse(&["NONSENSE"]), Ok(None));
+    assert_eq!(Outcome::Dies(Rank::Miner, Rank::Bomb).to_string(), "DIES 8 B");
 }
 
 /// A player process of the stand-in manager.
@@ -458,7 +452,7 @@ fn manage_with(red: Command, blue: Command, opts: &Options) -> Report {
         if end.is_some_and(|e| e.winner == Some(side)) && outcome != Outcome::VictoryFlag {
             outcome = Outcome::VictoryAttrition;
         }
-        confirmation = format!("{} {}", tokens.join(" "), outcome.text());
+        confirmation = format!("{} {outcome}", tokens.join(" "));
         p.send(&confirmation);
         // The manager logs the confirmation it sends.
         log.mv(turn, side, &confirmation);

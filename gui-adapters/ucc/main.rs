@@ -2,49 +2,43 @@
 //! it with no arguments; it starts the `marshal` engine as a child speaking our protocol
 //! and translates between the two (see README.md for the mapping and the options).
 
-mod translate;
-
+use marshal::formats::ucc_log::UCC_RULES;
+use marshal::process::{Process, ReadError, Stderr};
+use marshal::protocol::options::{rule_options, Opt};
+use marshal::protocol::PositionCmd;
 use marshal::rules::{Color, Move, Setup, Variant};
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use translate::{move_from_ucc, move_to_ucc, setup_to_rows, Outcome};
+use marshal::ucc::{move_from_ucc, move_to_ucc, setup_to_rows, Outcome};
+use std::io::{BufRead, Write};
+use std::process::Command;
+use std::time::Duration;
 
 /// The engine child process.
 struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
+    process: Process,
 }
 
 impl Engine {
     fn start() -> Result<Engine, String> {
         let path = engine_path();
-        let mut child = Command::new(&path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
+        let process = Process::start(Command::new(&path), Stderr::Inherit)
             .map_err(|e| format!("cannot start the engine '{}': {e}", path.display()))?;
-        let stdin = child.stdin.take().ok_or("no engine stdin")?;
-        let stdout = BufReader::new(child.stdout.take().ok_or("no engine stdout")?);
-        Ok(Engine { child, stdin, stdout })
+        Ok(Engine { process })
     }
 
     fn send(&mut self, line: &str) -> Result<(), String> {
         log(&format!("engine< {line}"));
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
+        self.process
+            .send(line)
             .map_err(|e| format!("cannot write to the engine: {e}"))
     }
 
     /// Reads engine lines until one starts with `prefix`; an error line is an error.
     fn expect(&mut self, prefix: &str) -> Result<String, String> {
         loop {
-            let mut line = String::new();
-            if self.stdout.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
-                return Err("the engine closed its output".into());
-            }
-            let line = line.trim_end().to_string();
+            let line = match self.process.read_line(None) {
+                Ok(l) => l.trim_end().to_string(),
+                Err(ReadError::Closed | ReadError::Timeout) => return Err("the engine closed its output".into()),
+            };
             log(&format!("engine> {line}"));
             if line.starts_with(prefix) {
                 return Ok(line);
@@ -58,17 +52,7 @@ impl Engine {
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = writeln!(self.stdin, "quit");
-        let _ = self.stdin.flush();
-        let deadline = std::time::Instant::now() + std::time::Duration::from_millis(300);
-        while std::time::Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(5));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
+        self.process.stop(Some("quit"), Duration::from_millis(300));
     }
 }
 
@@ -146,16 +130,11 @@ fn run() -> Result<(), String> {
     });
 
     let mut engine = Engine::start()?;
-    for (name, value) in [
-        ("Variant", "classic".to_string()),
-        ("TwoSquares", "0".into()),
-        ("MoreSquares", "false".into()),
-        ("MaxPlies", "0".into()),
-        ("MaxQuietPlies", "0".into()),
-        ("Seed", seed.to_string()),
-    ] {
-        engine.send(&format!("setoption name {name} value {value}"))?;
+    // The manager's rules: classic combat, no repetition rules, no caps of ours.
+    for line in rule_options(&Variant::CLASSIC, &UCC_RULES) {
+        engine.send(&line)?;
     }
+    engine.send(&Opt::Seed.line(seed))?;
     engine.send("newgame")?;
     let setup_line = match std::env::var("MARSHAL_UCC_SETUP").ok().filter(|s| !s.trim().is_empty()) {
         Some(s) => {
@@ -174,7 +153,7 @@ fn run() -> Result<(), String> {
         reply(&mut out, &row)?;
     }
 
-    let mut moves: Vec<String> = Vec::new();
+    let mut moves = Vec::new();
     let mut board_rows_left = 0usize;
     let mut awaiting_echo = false;
     while let Some(line) = read(&mut input)? {
@@ -186,12 +165,13 @@ fn run() -> Result<(), String> {
             board_rows_left -= 1;
             if board_rows_left == 0 {
                 // Our turn.
-                let mut pos = format!("position {color}");
-                if !moves.is_empty() {
-                    pos.push_str(" moves ");
-                    pos.push_str(&moves.join(" "));
-                }
-                engine.send(&pos)?;
+                let pos = PositionCmd {
+                    color,
+                    setup: None,
+                    enemy: None,
+                    moves: moves.clone(),
+                };
+                engine.send(&pos.to_string())?;
                 engine.send(&format!("go movetime {movetime}"))?;
                 let best = engine.expect("bestmove")?;
                 let text = best.split_whitespace().nth(1).unwrap_or("none");
@@ -214,7 +194,9 @@ fn run() -> Result<(), String> {
             _ => {}
         }
         let (mv, used) = move_from_ucc(&tokens).map_err(|e| format!("line '{line}': {e}"))?;
-        let outcome = Outcome::parse(&tokens[used..]).map_err(|e| format!("line '{line}': {e}"))?;
+        let outcome = Outcome::parse(&tokens[used..])
+            .and_then(|o| o.ok_or_else(|| format!("unknown outcome '{}'", tokens[used..].join(" "))))
+            .map_err(|e| format!("line '{line}': {e}"))?;
         if outcome == Outcome::Illegal {
             eprintln!("marshal-ucc: the manager called a move illegal: {line}");
         }

@@ -3,9 +3,11 @@
 
 use crate::engine::Engine;
 use crate::watch::Watch;
-use marshal::arena::arbiter::{observed_token, occupied};
-use marshal::arena::player::{position_line, rule_options};
-use marshal::rules::{Color, Combat, GameEnd, GameRecord, Move, Position, Rank, Rules, Setup, Square, Variant};
+use marshal::formats::GameRecord;
+use marshal::protocol::options::rule_options;
+use marshal::protocol::{ObservedMove, PositionCmd};
+use marshal::rules::view::occupied;
+use marshal::rules::{Color, Combat, GameEnd, Move, Position, Rank, Rules, Setup, Square, Variant};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use serde_json::{json, Map, Value};
 use std::process::Child;
@@ -48,9 +50,9 @@ struct Game {
     pos: Position,
     record: GameRecord,
     /// The moves as each side observed them (`protocol.md`, `position`).
-    observed: [Vec<String>; 2],
+    observed: [Vec<ObservedMove>; 2],
     /// The person's occupied squares at the start, as the engine is told them.
-    human_squares: String,
+    human_squares: Vec<Square>,
     /// `None` once the game is over or the engine has stopped.
     engine: Option<Engine>,
     /// The last move as the person saw it.
@@ -311,7 +313,7 @@ impl Session {
             return Err("human_setup: no human setups built in".into());
         }
         let line = lines[self.rng.gen_range(0..lines.len())];
-        let s = marshal::setup::human::parse_gravon(line, &p.variant).map_err(|e| format!("human_setup: {e}"))?;
+        let s = marshal::formats::gravon::parse_gravon(line, &p.variant).map_err(|e| format!("human_setup: {e}"))?;
         out.send(json!({ "type": "setup", "setup": s.to_string(), "source": "human" }));
         Ok(())
     }
@@ -351,7 +353,7 @@ impl Session {
         let mut record = GameRecord::new(&p.variant, p.rules, red, blue);
         record.meta.insert(p.human.to_string(), "human".into());
         record.meta.insert(ec.to_string(), "marshal".into());
-        let human_squares = squares_text(&occupied(&pos, p.human));
+        let human_squares = occupied(&pos, p.human);
         self.game = Some(Game {
             rules: p.rules,
             human: p.human,
@@ -467,7 +469,7 @@ impl Session {
         if let Some(end) = end.or(record.result) {
             return Err(format!(
                 "load: the game in the record is over ({}); load an unfinished one",
-                marshal::rules::record::describe_end(&end)
+                marshal::formats::record::describe_end(&end)
             ));
         }
         let human = Color::parse(m.get("color").and_then(Value::as_str).unwrap_or("red"))
@@ -475,7 +477,7 @@ impl Session {
         let (variant, _, movetime) = game_options(m, "load", Some(&record.variant))?;
         let rules = record.rules;
         let mut pos = record.start(None).map_err(|e| format!("load: {e}"))?;
-        let human_squares = squares_text(&occupied(&pos, human));
+        let human_squares = occupied(&pos, human);
         let ec = human.flip();
         let engine_setup = if ec == Color::Red {
             &record.red_setup
@@ -484,14 +486,14 @@ impl Session {
         };
         let mut engine = start_engine(&variant, &rules, self.rng.gen::<u32>() as u64)?;
         engine.send(&format!("setup {ec} {engine_setup}"))?;
-        let mut observed: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+        let mut observed: [Vec<ObservedMove>; 2] = [Vec::new(), Vec::new()];
         let mut last = Value::Null;
         for rm in &record.moves {
             let mv = Move::parse(&rm.mv).map_err(|e| format!("load: move '{}': {e}", rm.mv))?;
             let side = pos.side_to_move();
             let o = pos.make(mv);
             for c in Color::BOTH {
-                observed[c.index()].push(observed_token(mv, side, &o, &rules, c));
+                observed[c.index()].push(ObservedMove::seen_by(mv, side, &o, &rules, c));
             }
             last = last_json(mv, side, &o, &observed[human.index()]);
         }
@@ -559,16 +561,12 @@ pub fn fatal(message: impl Into<String>) -> Value {
     json!({ "type": "error", "message": message.into(), "fatal": true })
 }
 
-fn squares_text(sq: &[Square]) -> String {
-    sq.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(" ")
-}
-
 /// The last move for the page: the squares, and for an attack the ranks as the person
 /// saw them (the observed token) and who won.
-fn last_json(mv: Move, mover: Color, o: &marshal::rules::MoveOutcome, observed: &[String]) -> Value {
+fn last_json(mv: Move, mover: Color, o: &marshal::rules::MoveOutcome, observed: &[ObservedMove]) -> Value {
     json!({
         "move": mv.to_string(), "from": mv.from().to_string(), "to": mv.to().to_string(),
-        "mover": mover.to_string(), "token": observed.last(),
+        "mover": mover.to_string(), "token": observed.last().map(|m| m.to_string()),
         "combat": o.combat.map(|(_, _, c)| combat_name(c)),
     })
 }
@@ -579,7 +577,7 @@ impl Game {
         let o = self.pos.make(mv);
         self.record.push(mv, o.combat);
         for c in Color::BOTH {
-            self.observed[c.index()].push(observed_token(mv, side, &o, &self.rules, c));
+            self.observed[c.index()].push(ObservedMove::seen_by(mv, side, &o, &self.rules, c));
         }
         self.last = last_json(mv, side, &o, &self.observed[self.human.index()]);
     }
@@ -597,7 +595,8 @@ impl Game {
         json!({
             "type": "state", "view": view.to_text(), "human": self.human.to_string(),
             "to_move": to_move.to_string(), "ply": self.pos.ply(), "legal": legal,
-            "moves": self.observed[self.human.index()], "last": self.last,
+            "moves": self.observed[self.human.index()].iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+            "last": self.last,
         })
     }
 
@@ -607,7 +606,13 @@ impl Game {
 
     fn engine_position(&self) -> String {
         let ec = self.engine_color();
-        position_line(ec, &self.human_squares, &self.observed[ec.index()])
+        PositionCmd {
+            color: ec,
+            setup: None,
+            enemy: Some(self.human_squares.clone()),
+            moves: self.observed[ec.index()].clone(),
+        }
+        .to_string()
     }
 
     /// Asks the engine for its move and plays it; its search lines go to the page as they

@@ -4,9 +4,12 @@
 use crate::engine::engine_shell_command;
 use crate::game::{combat_name, end_json, error, game_options, Sink};
 use crossbeam_channel::{unbounded, Receiver, Sender};
-use marshal::arena::arbiter::{observed_token, pair_setups, play_game, TimeControl};
-use marshal::arena::player::{make_player, Clock, Fault, GameStart, Player};
-use marshal::rules::{Color, GameRecord, Move, Position, Rules, Setup, Variant};
+use marshal::arena::arbiter::{pair_setups, play_game, TimeControl};
+use marshal::arena::player::make_player;
+use marshal::formats::GameRecord;
+use marshal::player::{Clock, Fault, GameStart, Player};
+use marshal::protocol::ObservedMove;
+use marshal::rules::{Color, Move, Position, Rules, Setup, Variant};
 use serde_json::{json, Map, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -42,7 +45,7 @@ impl Player for Relay {
         Ok(())
     }
 
-    fn choose(&mut self, view: &Position, observed: &[String], clock: Clock) -> Result<Move, Fault> {
+    fn choose(&mut self, view: &Position, observed: &[ObservedMove], clock: Clock) -> Result<Move, Fault> {
         let asked = Instant::now();
         if self.stop.load(Ordering::SeqCst) {
             return Err(Fault::Crash("the page stopped watching".into()));
@@ -171,7 +174,7 @@ impl Watch {
                     // The arbiter rejects an illegal move as a forfeit; it is not shown.
                     if p.illegal_reason(mv).is_none() {
                         let o = p.make(mv);
-                        let token = observed_token(mv, side, &o, &self.rules, side.flip());
+                        let token = ObservedMove::seen_by(mv, side, &o, &self.rules, side.flip()).to_string();
                         self.moves.push(token.clone());
                         let last = json!({
                             "move": mv.to_string(), "from": mv.from().to_string(), "to": mv.to().to_string(),

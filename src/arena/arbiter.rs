@@ -1,47 +1,17 @@
 //! The arbiter: holds the true game, gives each player only what its side may know,
 //! and adjudicates everything (rules, forfeits, caps); and the match loop around it.
 
-use super::player::{make_player, Clock, Fault, GameStart, Player};
+use super::player::make_player;
 use super::stats::{summary, Score, Sprt, SprtStatus};
-use crate::rules::{
-    record::describe_end, Color, Combat, EndReason, GameEnd, GameRecord, Move, MoveOutcome, Position, Rank, Rules,
-    Setup, Square, Variant,
-};
+use crate::formats::{record::describe_end, GameRecord};
+use crate::player::{Clock, Fault, GameStart, Player};
+use crate::rules::view::{occupied, ObservedMove};
+use crate::rules::{Color, EndReason, GameEnd, Position, Rules, Setup, Variant};
 use crossbeam_channel::unbounded;
 use rand::{rngs::StdRng, SeedableRng};
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
-
-/// The move as `receiver` observes it (`protocol.md`, `position`): attacks carry the ranks
-/// the receiver may know: its own pieces', the attacker's (always announced), and the
-/// defender's unless silent defence hides it (a Scout's defender always shows); plus the
-/// result letter where a hidden rank leaves it open.
-pub fn observed_token(mv: Move, mover: Color, out: &MoveOutcome, rules: &Rules, receiver: Color) -> String {
-    let Some((a, d, c)) = out.combat else {
-        return mv.to_string();
-    };
-    let defender_shown = receiver != mover || !rules.silent_defence || a == Rank::Scout || c == Combat::FlagCaptured;
-    let dch = if defender_shown { d.to_char() } else { '?' };
-    let mut t = format!("{mv}:{}x{dch}", a.to_char());
-    if !defender_shown {
-        t.push(':');
-        t.push(match c {
-            Combat::AttackerWins | Combat::FlagCaptured => 'a',
-            Combat::DefenderWins => 'd',
-            Combat::BothDie => 'b',
-        });
-    }
-    t
-}
-
-/// The squares holding `color`'s pieces (what a player is told of the enemy's placement).
-pub fn occupied(pos: &Position, color: Color) -> Vec<Square> {
-    pos.variant
-        .squares()
-        .filter(|s| pos.piece_at(*s).is_some_and(|p| p.color() == color))
-        .collect()
-}
 
 /// Plays one game between `players[0]` (Red) and `players[1]` (Blue) from the given setups
 /// (a player that brings its own setup plays that instead). A player's fault ends the game
@@ -104,7 +74,7 @@ pub fn play_game(
             return record;
         }
     }
-    let mut observed: [Vec<String>; 2] = [Vec::new(), Vec::new()];
+    let mut observed: [Vec<ObservedMove>; 2] = [Vec::new(), Vec::new()];
     let mut clocks = match tc {
         TimeControl::Clock { base_ms, .. } => [base_ms; 2],
         TimeControl::Movetime(_) => [0; 2],
@@ -154,7 +124,7 @@ pub fn play_game(
         let out = pos.make(mv);
         record.push(mv, out.combat);
         for c in Color::BOTH {
-            observed[c.index()].push(observed_token(mv, side, &out, &rules, c));
+            observed[c.index()].push(ObservedMove::seen_by(mv, side, &out, &rules, c));
         }
     }
     players.iter_mut().for_each(|p| p.finish());
@@ -266,10 +236,15 @@ pub fn score_records(records: &[GameRecord]) -> Option<(Score, [String; 2])> {
     Some((score, first))
 }
 
-/// Runs a match: games on `concurrency` threads, progress on stderr, each game record as
-/// one JSON line on `out`. `score` holds earlier results (resume). Returns the score from
-/// engine 0's side.
-pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>, mut score: Score) -> Score {
+/// Runs a match: games on `concurrency` threads, a progress line per game (and warnings)
+/// to `report`, each game record as one JSON line on `out`. `score` holds earlier results
+/// (resume). Returns the score from engine 0's side.
+pub fn run_match(
+    cfg: &MatchConfig,
+    mut out: Option<&mut dyn Write>,
+    mut score: Score,
+    report: &mut dyn FnMut(&str),
+) -> Score {
     let schedule = Arc::new(cfg.schedule());
     let total = schedule.len();
     let next = Arc::new(AtomicUsize::new(0));
@@ -316,13 +291,13 @@ pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>, mut score: 
             let _ = w.flush();
         }
         if let Some(dir) = &cfg.gravon_dir {
-            match crate::rules::gravon::write(&rec) {
+            match crate::formats::gravon::write(&rec) {
                 Ok(xml) => {
                     if let Err(e) = std::fs::write(dir.join(format!("game-{i}.xml")), xml) {
-                        eprintln!("warning: game {i}: cannot write Gravon file: {e}");
+                        report(&format!("warning: game {i}: cannot write Gravon file: {e}"));
                     }
                 }
-                Err(e) => eprintln!("warning: game {i}: no Gravon file: {e}"),
+                Err(e) => report(&format!("warning: game {i}: no Gravon file: {e}")),
             }
         }
         let result = rec
@@ -331,12 +306,12 @@ pub fn run_match(cfg: &MatchConfig, mut out: Option<&mut dyn Write>, mut score: 
             .unwrap_or_else(|| "unfinished".into());
         let detail = rec.meta.get("forfeit").map(|f| format!(" [{f}]")).unwrap_or_default();
         let line = summary(&score, cfg.sprt.as_ref()).replace('\n', " | ");
-        eprintln!(
+        report(&format!(
             "game {done}/{total} (#{i}, {} red vs {} blue): {result} after {} plies{detail} | {line}",
             rec.meta.get("red").map(String::as_str).unwrap_or("?"),
             rec.meta.get("blue").map(String::as_str).unwrap_or("?"),
             rec.moves.len()
-        );
+        ));
         if let Some(s) = &cfg.sprt {
             if s.status(&score) != SprtStatus::Continue {
                 stop.store(true, Ordering::SeqCst);

@@ -4,4 +4,3 @@
 pub mod arbiter;
 pub mod player;
 pub mod stats;
-pub mod ucc_player;

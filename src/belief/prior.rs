@@ -193,7 +193,7 @@ pub fn table_text(gravon_file: &str) -> Result<String, String> {
         if held_out(i) {
             continue;
         }
-        setups.push(crate::setup::human::parse_gravon(line, &v).map_err(|e| format!("line {}: {e}", i + 1))?);
+        setups.push(crate::formats::gravon::parse_gravon(line, &v).map_err(|e| format!("line {}: {e}", i + 1))?);
     }
     let t = count(&v, &setups);
     let mut out = String::new();

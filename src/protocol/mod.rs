@@ -1,15 +1,14 @@
-//! The text protocol's commands: parsing input lines into checked values (no state, no
-//! output). Which commands exist and what they mean is specified in `protocol.md`.
+//! The text protocol: every command line parsed into checked values, and every line a
+//! program sends an engine printed, each in one place (no state, no I/O). Which commands
+//! exist and what they mean is specified in `protocol.md`; the options table is in
+//! `options`.
 
+pub mod options;
+
+use crate::rules::view::result_letter;
+pub use crate::rules::view::ObservedMove;
 use crate::rules::{piece::take_rank_token, Color, Combat, Move, Rank, Square};
-
-/// One observed move in a `position` command: the move, and for attacks the ranks that
-/// became known (`None` = not revealed) and, where the ranks do not settle it, the result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ObservedMove {
-    pub mv: Move,
-    pub attack: Option<(Option<Rank>, Option<Rank>, Option<Combat>)>,
-}
+use std::fmt;
 
 /// A parsed `go` command.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -153,6 +152,54 @@ pub fn parse_observed(tok: &str) -> Result<ObservedMove, String> {
         mv,
         attack: Some((ra, rd, result)),
     })
+}
+
+impl std::str::FromStr for ObservedMove {
+    type Err = String;
+
+    fn from_str(tok: &str) -> Result<ObservedMove, String> {
+        parse_observed(tok)
+    }
+}
+
+/// The observed-move token: `e4e5`, `e4e5:7x5`, `e4e5:7x?:a` (the only writer of it).
+impl fmt::Display for ObservedMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.mv)?;
+        let Some((a, d, result)) = self.attack else {
+            return Ok(());
+        };
+        let ch = |r: Option<Rank>| r.map_or('?', |r| r.to_char());
+        write!(f, ":{}x{}", ch(a), ch(d))?;
+        if let Some(c) = result {
+            write!(f, ":{}", result_letter(c))?;
+        }
+        Ok(())
+    }
+}
+
+/// The `position` line (the only writer of it): `position <colour> [setup <s>] [enemy
+/// <squares>] [moves <observed moves>]`.
+impl fmt::Display for PositionCmd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "position {}", self.color)?;
+        if let Some(s) = &self.setup {
+            write!(f, " setup {s}")?;
+        }
+        if let Some(enemy) = &self.enemy {
+            f.write_str(" enemy")?;
+            for sq in enemy {
+                write!(f, " {sq}")?;
+            }
+        }
+        if !self.moves.is_empty() {
+            f.write_str(" moves")?;
+            for m in &self.moves {
+                write!(f, " {m}")?;
+            }
+        }
+        Ok(())
+    }
 }
 
 impl std::str::FromStr for Command {

@@ -4,6 +4,7 @@
 //! game (Miners while enemy Bombs remain, the Spy while the enemy Marshal lives), plus a
 //! bonus for every own piece whose rank the opponent has not seen.
 
+use super::params::*;
 use crate::rules::piece::{resolve_combat, EMPTY, RANK_MASK, WALL};
 use crate::rules::position::{bit, MOVED, REVEALED};
 use crate::rules::square::{CELLS, DIRS, STRIDE};
@@ -31,117 +32,6 @@ pub const VALUES: [i32; 13] = [
     20,   // Bomb
     80,   // Unknown (never in a determinized position)
 ];
-
-/// What a side's Miners are worth together while the enemy still has Bombs, by how many
-/// are left (then 60 more each): the last ones are what takes a Flag behind Bombs, and
-/// lost games ended with none of them left.
-const MINERS_WITH_BOMBS: [i32; 6] = [0, 250, 400, 500, 580, 650];
-/// A Miner's hidden-rank bonus is counted from this value.
-const MINER_WITH_BOMBS: i32 = 100;
-/// The Spy's value once the enemy Marshal is gone.
-const SPY_WITHOUT_MARSHAL: i32 = 10;
-/// The share of a piece's value that its hidden rank adds (1/8).
-const HIDDEN_SHIFT: u32 = 3;
-
-/// Per row a movable piece stands from its own back row.
-const ADVANCE: i32 = 2;
-
-/// What an enemy piece able to take a Flag (a Miner when Bombs close every way to it, else
-/// any movable piece) `d` steps from it (Manhattan to the nearest square beside the Flag it
-/// can enter, plus one) costs the Flag's owner: the search sees captures within its
-/// horizon; this sees the walks beyond it.
-const FLAG_DANGER: [i32; 11] = [0, 60, 40, 26, 16, 10, 6, 4, 3, 2, 1];
-/// What such a piece costs instead when it reaches a square beside the Flag before any
-/// piece of the owner's that could stop it (beat it or trade with it) stands on that square
-/// or next to it: a race it wins, which ends the game. Against the UCC 2012 winner three of
-/// six lost games ended with an enemy Miner that had walked 5 to 11 steps to our Flag while
-/// our pieces able to stop it stood farther; in duel against `builtin:greedy` stoppers that
-/// were nearer by Manhattan distance but stood behind their own Bombs, or beside the wrong
-/// side of the Flag, let Miners through in 9 of 11 lost games.
-const RACE_DANGER: [i32; 13] = [0, 300, 240, 190, 150, 115, 90, 70, 55, 40, 30, 20, 10];
-/// And per step (up to `RACE_GAP`) that the nearest stopper comes too late: the
-/// way to lose such a race by less, and then to win it, is to bring a stopper home.
-const RACE_STEP: i32 = 10;
-const RACE_GAP: i32 = 8;
-/// Per step from the enemy Flag of the nearest piece that could take it (a Miner while
-/// Bombs stand beside it), for a side ahead by at least `HUNT_LEAD`: a won position is
-/// only won once someone walks to the Flag, and a lead left standing wears away (against
-/// the UCC 2012 winner every won game ended with a Miner on the Flag, and half the lost
-/// ones had been ahead by more than a Captain at ply 100).
-const HUNT: i32 = 10;
-const HUNT_LEAD: i32 = 100;
-/// Steps beyond which the hunt is not rewarded (the board's width and more).
-const HUNT_REACH: i32 = 16;
-/// The share of a piece's value (Major and up) at stake in a pocket: next to an enemy
-/// piece that has neither moved nor been seen (a Bomb, for all its owner knows), with no
-/// safe empty square to step to (1/4) or one (1/8); an empty square next to an enemy
-/// piece that would take it is no way out (a chased piece runs into such pockets). Such a piece leaves only by attacking
-/// what may be a Bomb, or is taken where it stands: against the UCC 2012 winner our
-/// General, Colonels and Marshal died on Bombs 30 times in 37 games, 28 of them with at
-/// most one empty square beside them.
-const POCKET_SHIFT: [u32; 2] = [2, 3];
-/// The least value of a piece that a pocket puts at stake.
-const POCKET_VALUE: i32 = 150;
-/// The share (percent) of the value of a side's moved, unseen pieces at stake when the
-/// enemy has a free hunter: a piece that, by counting what it has seen, beats every rank
-/// those pieces can still be (say our Marshal seen and theirs alive, or our Marshal and
-/// General seen or gone and their General alive). Against the UCC 2012 winner its seen
-/// pieces took our unseen ones for 663 points per lost game (333 per game won), mostly its
-/// General once our Marshal and General were known or gone.
-const EXPOSED_PERCENT: i32 = 20;
-/// Per step nearer than `CHASE_REACH`, what the nearest piece of a side that would take a
-/// seen enemy piece (attacking it) adds: 1/64 of that piece's value (a known General,
-/// about 5 a step). The search sees a few plies; without this a side with the means to
-/// take a known piece left it alone for hundreds of turns: against the UCC 2012 AI
-/// asmodeus a known General shuffled next to our Colonel to the 1000-turn cap while our
-/// Marshal stood four steps away.
-const CHASE_REACH: i32 = 8;
-const CHASE_SHIFT: u32 = 6;
-/// A seen enemy Colonel or higher (`CHASE_TOP`) draws harder and from farther: 1/32 of its
-/// value a step within 12, both our pieces that beat it and those of its rank (a trade).
-/// Against the UCC 2012 winner, in 9 of 13 lost games a lead of 270 to 820 went to one
-/// seen enemy General, Marshal or Colonel taking our unseen pieces (725 a lost game, 250 a
-/// won one): our Marshal stood a median 8 steps from the seen General it beats, and with
-/// the Marshals gone our Colonel stood 4 to 13 steps from their Colonel while it took 16
-/// pieces. The Spy, and our seen Marshal while the enemy Spy lives, are drawn by the plain
-/// pull only: drawn harder, our Marshal fell to the Spy 3 times in 38 real games (1 in 44
-/// before), and the enemy Marshal strikes our Spy first when it steps beside it. An unseen
-/// Marshal is drawn hard: the enemy cannot aim its Spy at it. Kept home by the Spy it did
-/// not know of, ours stood 4 to 11 steps from hunter's seen General while it took 10 pieces
-/// (UCC 2012 AI hunter, turn-cap draws behind on material), and 5 to 9 steps from one that
-/// took 6 (a loss). Drawn hard: 17/3/0 (92.5%) against 15/1/4 (77.5%) (hunter, 300 ms, real manager,
-/// `SEED=6`, the same 20 games side by side).
-const CHASE_TOP: i32 = 200;
-const CHASE_TOP_REACH: i32 = 12;
-const CHASE_TOP_SHIFT: u32 = 5;
-/// Any enemy piece a side can take without risk draws its nearest taker `FAIR_STEP` a
-/// step within `FAIR_REACH`: a seen piece, the pieces that beat its rank; an unseen piece
-/// that has moved, once the side has a free hunter (a piece that beats every movable rank
-/// the enemy still hides, by counting), those free hunters. A known Miner is worth too
-/// little for the pull above (nothing a step); against the UCC 2012 winner our Lieutenant
-/// shuffled two steps from our Flag for 60 turns while two Miners it beat (one seen) and
-/// a Sergeant, the enemy's last movers, walked to the Bombs around it and took it. A seen
-/// Scout is left out: it outruns the walk, and in barrage against `builtin:greedy` the
-/// pull cost 84/6/10 against 90/5/5 with no pull (100 games each).
-const FAIR_STEP: i32 = 3;
-const FAIR_REACH: i32 = 10;
-/// The race to an enemy Flag the searcher has not seen counts its most dangerous intruder,
-/// a quarter of it (not the sum over intruders). In a sampled world the race is run to the
-/// world's Flag, while an attack on an unseen piece is scored by the belief (its Flag
-/// chance): counted in full, standing next to the world's Flag with four pieces scored
-/// 1,545, so waiting beside a possible Flag beat taking it, and against the UCC 2012 AI
-/// celsius our Miner and General stood next to the enemy's last unmoved pieces for 600
-/// turns, 750 ahead, to a draw at the turn cap.
-const GUESSED_FLAG_SHIFT: u32 = 2;
-/// In a sampled world, a race the enemy wins to the searcher's own Flag weighs this many
-/// times its `RACE_DANGER`, and every unseen enemy mover also runs it as a Miner while the
-/// enemy hides one (the worst such piece only). Against the UCC 2012 AIs celsius and
-/// hunter, unseen Miners walked 5 to 8 steps straight at our bombed Flag while we led by
-/// 400 to 1,150: the race counted them only in the 12-16% of worlds that sampled them
-/// Miners, at 15 to 50 points, and no stopper came home. Replayed at 7 positions of 4 such
-/// games lost to celsius, both parts together defended 6 (3 of the games); either part
-/// alone defended at most 2.
-const OWN_RACE_FACTOR: i32 = 3;
 
 /// The value of a piece of `rank` for its owner, given what the enemy has left.
 #[inline]

@@ -2,6 +2,7 @@
 
 pub mod controller;
 pub mod eval;
+mod params;
 pub mod think;
 
 pub use think::{think, think_with, Info, Limits, SearchResult};

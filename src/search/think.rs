@@ -14,6 +14,7 @@
 //! stood before (`REPEAT_STEP`).
 
 use super::eval::{evaluate_full, evaluate_guessing, piece_value, VALUES, WIN, WIN_BOUND};
+use super::params::*;
 use crate::belief::Belief;
 use crate::rules::piece::{resolve_combat, Piece, EMPTY, NUM_RANKS, RANK_MASK};
 use crate::rules::position::{MOVED, REVEALED};
@@ -64,120 +65,10 @@ pub struct SearchResult {
     pub info: Info,
 }
 
-/// Worlds searched per iteration when enemy ranks are hidden.
-const WORLDS: usize = 8;
-/// The deepest iteration when ranks are hidden and time (or nodes) bound the search:
-/// past it, each batch of `WORLDS` more worlds is searched at this depth. In a sampled
-/// world our later moves know the hidden ranks, and the deeper the search the more it
-/// trusts plans that pay only where it happened to guess right.
-const WIDE_DEPTH: u32 = 3;
-/// Worlds enough: past this many, the search deepens again.
-const MAX_WORLDS: usize = 256;
-/// What a won game counts for in the average over worlds: about five Marshals, so that a
-/// Flag that is one guess among many does not outweigh everything else.
-const WIN_IN_AVERAGE: i32 = 2_000;
-/// And at least this much beyond the world's static score. Clamped at a flat 2000, a side
-/// far ahead saw every move score the same and shuffled (against `builtin:random`, 3 draws
-/// in 42 games by 200 plies without a capture, with all moves at 2287 or more in 168
-/// worlds). Counted always 2000 beyond the static score, a win was worth more to a side a
-/// little ahead, and against the UCC 2012 winner the engine scored 71.9% and 75.0% on 80
-/// games where the flat 2000 had scored 83.1% and 83.8%.
-const WIN_BEYOND_BASE: i32 = 500;
-/// What a won game counts for, beyond the static score of the root, in one
-/// outcome of an attack on a piece whose rank the searcher has not seen: a guessed Flag
-/// is worth about two Marshals more than the position, not the game.
-const WIN_IN_CHANCE: i32 = 800;
-/// What an attack on an unseen piece makes of the root belief's Flag chance of that piece
-/// (times this, then the outcomes scaled back to 1): the search attacks where it looks
-/// best, so where it attacks the chance is biased in its favour. Over 490 attacks on
-/// unmoved unseen pieces in 40 games against the UCC 2012 winner the beliefs summed 54
-/// Flags where 22 were.
-const FLAG_TRUST: f32 = 0.5;
-/// Within this many plies of a draw by the turn or no-attack cap (`MaxPlies`,
-/// `MaxQuietPlies`) the draw is what waiting is worth, so a gamble on an unseen piece is
-/// weighed as one: a loss in one outcome of our attack counts `WIN_IN_CHANCE` below the
-/// world's static score (or an even one), as a win counts above it, and the belief is
-/// taken as it is, neither the Flag discounted nor the Bomb raised (the search no longer
-/// picks among many pieces but between a guess and a draw, and late in a game the last
-/// unmoved pieces are the Flag and the Bombs left, by counting: raising each one's Bomb
-/// chance would count more Bombs than there are). Against `builtin:greedy`, 4 of the 5
-/// duel games drawn at the no-attack cap (100 games) ended with our last mover beside the
-/// enemy's last unmoved pieces: a Flag and Bombs, one of them 48-66% Flag by the belief,
-/// which the clamped loss never let it attack.
-const CAP_NEAR: u32 = 40;
-
 /// Is the game within `CAP_NEAR` plies of a draw by a cap?
 fn near_cap(pos: &Position) -> bool {
     pos.plies_to_cap().is_some_and(|n| n <= CAP_NEAR)
 }
-/// The Bomb chance `p` of the root belief becomes `logistic(BOMB_SLOPE * logit(p) +
-/// BOMB_SHIFT)` in an attack's outcomes (the other ranks scaled to fill the rest). The
-/// belief ranks unmoved pieces well but too flatly: over 1165 attacks of ours on unmoved
-/// unseen pieces in 122 real games against the UCC 2012 winner
-/// (`benches/ucc_bomb_calibration.py --attackers 123456789s`), those it gave 0.1-0.2 were
-/// Bombs 2% of the time, 0.2-0.3 28%, 0.3-0.4 63%, 0.4-0.5 78%, 0.5 and more 85% (this
-/// maps 0.25, 0.35, 0.45 to 29%, 63%, 86%). Chances are only ever raised: taken at its
-/// word below a quarter (2%), the General attacked three times as many unmoved pieces,
-/// showed its rank early, and it scored 13 of 26 real games (15.5 before, the same games).
-const BOMB_SLOPE: f64 = 3.0;
-const BOMB_SHIFT: f64 = 2.4;
-/// The least Spy chance `spy_strike` gives an unmoved unseen piece that our seen Marshal
-/// stands next to (if the belief leaves it any). The setup prior puts few Spies in the
-/// front row, but an opponent leaves its Spy where our known Marshal will pass: over 479
-/// real games against the UCC 2012 winner, 53 of the 167 times our seen Marshal stood next
-/// to an unmoved unseen front-row piece, it was the Spy (the belief: 2-5%), and each time
-/// the Spy struck.
-const SPY_FLOOR: f32 = 0.1;
-/// A game where nothing is attacked goes nowhere: past `STALE_FROM` plies without an
-/// attack, and growing over `STALE_SPAN` more, a line in which we attack counts up to
-/// `STALE_BASE` plus a quarter of our lead (at most `STALE_CAP`) more than one in which we
-/// do not. Against the UCC 2012 AIs asmodeus and hunter, 7 of 12 games reached the turn cap
-/// as draws after hundreds of plies of both sides shuffling, several far ahead. Only
-/// attacks that tell or win something count: on a piece we have seen, one we win or trade;
-/// on an unseen piece, any attack on a piece that has moved, and on one that has not, only
-/// by a piece worth less than `STALE_TOP` (a Bomb may stand there).
-const STALE_FROM: u32 = 40;
-const STALE_SPAN: u32 = 200;
-const STALE_BASE: i32 = 40;
-const STALE_CAP: i32 = 120;
-const STALE_TOP: i32 = 150;
-/// A game is locked past this many plies without an attack. Then a searcher not behind
-/// by more than `REPEAT_BEHIND` is bold: its Marshal is drawn to seen enemy pieces (and
-/// to trade with their Marshal) as hard as the other pieces even while the enemy Spy
-/// lives, and its pieces below a Colonel are drawn to trade with seen enemy pieces of
-/// their rank (a trade is progress); and a side far ahead pays more to leave a placement
-/// that keeps recurring (`repeat_cost_of`). Against the UCC 2012 AI asmodeus, 4 of 20 games
-/// were turn-cap draws after 750 turns or more without an attack: in one their seen
-/// Marshal chased our General to and fro along their second row while ours, four steps
-/// away and kept home by their Spy, never came to trade (650 ahead).
-const LOCK_FROM: u32 = 100;
-/// What a root move costs per time the placement it makes stood before (since the last
-/// attack, with the same side to move), at most `REPEAT_CAP`. Without the two-squares
-/// rule (the UCC 2012 manager has none) a piece chased by an enemy piece that never
-/// attacked fled between the same squares to the turn cap (our Major from a Scout, our
-/// Colonel from a General our Marshal could have taken), and a piece chasing one that
-/// always fled followed it around the same three squares for 800 turns. Another move
-/// breaks the cycle.
-///
-/// The repeats are counted once a search, on the view (`Searcher::root_repeats`): a
-/// sampled world is built from the view's text (`Belief::determinize`), which keeps only
-/// the last moves, so counted in the world no move ever paid in a real game. Counted on
-/// the view, against the UCC 2012 AI hunter (300 ms, real manager, `SEED=5`, the same 20
-/// games, both ladders run side by side): 17/2/1 (90.0%) against 14/2/4 (75.0%) with the
-/// free cycles.
-const REPEAT_STEP: i32 = 15;
-const REPEAT_CAP: i32 = 120;
-/// The cap instead for a side not behind by more than `REPEAT_BEHIND` (the world's static
-/// score at the root): up to about a General. An enemy piece that follows ours around
-/// the same squares for a hundred plies without attacking is not going to attack it, yet
-/// every search sees it attack as soon as ours stops fleeing: against the UCC 2012 AI
-/// hunter our unseen Colonel fled a seen General between two squares from turn 20 to the
-/// turn cap (the other moves scored 200 lower, a Colonel), and our General fled their
-/// Marshal for 870 turns, both draws. A side behind keeps the low cap: the draw suits it.
-const REPEAT_CAP_EVEN: i32 = 320;
-const REPEAT_BEHIND: i32 = 100;
-/// The plies looked back on for repeated placements.
-const REPEAT_WINDOW: usize = 200;
 /// The range of the static part of a `loss_key`, and the shifts that keep its parts
 /// apart in a sum over up to 512 worlds (2^9): the static part (at most 2^10 a world)
 /// under the ply part, the ply part (less than 2^11 a world, shifted by 20) under one
@@ -188,8 +79,6 @@ const LOSS_PLY_MAX: i64 = 2_047;
 const NO_LOSS_KEY: i64 = 1 << 41;
 /// Piece identities (`Position::ids`) range below this.
 const IDS: usize = 128;
-/// How far below a world's best root move a move's score still needs to be exact.
-const ROOT_MARGIN: i32 = 150;
 /// Depth when no limit at all is given.
 const DEFAULT_DEPTH: u32 = 4;
 /// Deepest iteration.

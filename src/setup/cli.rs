@@ -1,6 +1,7 @@
 //! `marshal setup`: prints generated setups, their checks, a report, or a human comparison.
 
-use super::{explain, generate, human, Comparison, Report};
+use super::{explain, generate, Comparison, Report};
+use crate::formats::gravon;
 use crate::rules::{Variant, VariantKind};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
@@ -46,11 +47,11 @@ fn built_in_humans(v: &Variant) -> Option<(&'static str, &'static str)> {
 /// The human setups to compare with: `--human FILE`, else the built-in ones.
 fn human_setups(args: &SetupArgs, v: &Variant) -> Result<(String, Vec<crate::rules::Setup>), String> {
     if let Some(path) = &args.human {
-        return Ok((path.clone(), human::read_gravon_file(path, v)?));
+        return Ok((path.clone(), gravon::read_gravon_file(path, v)?));
     }
     let (name, text) =
         built_in_humans(v).ok_or_else(|| format!("no built-in human setups for {}; pass --human FILE", v.name()))?;
-    let setups = human::parse_gravon_text(text, v).map_err(|e| format!("{name}: {e}"))?;
+    let setups = gravon::parse_gravon_text(text, v).map_err(|e| format!("{name}: {e}"))?;
     Ok((name.to_string(), setups))
 }
 

@@ -2,7 +2,8 @@
 //! adjudicated, and that the summary agrees with the game records.
 
 use marshal::arena::arbiter::red_engine;
-use marshal::rules::{GameRecord, Move, Position, Rank, Rules};
+use marshal::formats::GameRecord;
+use marshal::rules::{Move, Position, Rank, Rules};
 use std::path::Path;
 use std::process::Command;
 
@@ -398,7 +399,7 @@ fn gravon_output_replays_under_the_match_rules() {
         let text = String::from_utf8_lossy(&o.stdout);
         let end = r.result.unwrap();
         assert!(
-            text.contains(&marshal::rules::record::describe_end(&end)),
+            text.contains(&marshal::formats::record::describe_end(&end)),
             "{}: {text}",
             xml.display()
         );

@@ -4,8 +4,8 @@
 
 use std::path::PathBuf;
 
-use crate::support;
-use support::run_marshal as marshal;
+use crate::common;
+use common::run_marshal as marshal;
 
 /// The report without its timing (the header's seconds, the speed line).
 fn numbers(report: &str) -> Vec<String> {

@@ -1,11 +1,12 @@
 //! Runs the `marshal` binary's perft and replay subcommands and checks what they print.
 
-use marshal::rules::{record::describe_end, GameRecord, Position, Rules, Setup, Variant};
+use marshal::formats::{record::describe_end, GameRecord};
+use marshal::rules::{Position, Rules, Setup, Variant};
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::path::PathBuf;
 
-use crate::support;
-use support::run_marshal as marshal;
+use crate::common;
+use common::run_marshal as marshal;
 
 fn data(name: &str) -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))

@@ -2,8 +2,8 @@
 //! convert ...` line there is run and must print exactly the lines below it), and games
 //! survive conversion between records, Gravon files and UCC logs.
 
-use marshal::convert::write_ucc_log;
-use marshal::rules::{gravon, ucc_log, GameRecord};
+use marshal::formats::ucc_log::write as write_ucc_log;
+use marshal::formats::{gravon, ucc_log, GameRecord};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -194,7 +194,7 @@ fn commands_bring_the_engine_to_any_ply_from_either_side() {
         "tests/data/gravon/classic-flag.xml",
     ] {
         let text = std::fs::read_to_string(repo().join(file)).unwrap();
-        let game = marshal::convert::read_games(&text).unwrap().remove(0);
+        let game = marshal::formats::read_games(&text).unwrap().remove(0);
         let n = game.moves.len();
         let mut views = Vec::new();
         game.replay_with(None, |ply, p| {

@@ -1,8 +1,9 @@
 //! Gravon XML interop: reading hand-made and generated Gravon files, replaying them to the
 //! recorded result, rejecting corrupted and malformed ones, and write -> read round trips.
 
-use marshal::rules::gravon::{self, GravonError, GRAVON_RULES, META_BLUE_PLAYER, META_RED_PLAYER};
-use marshal::rules::{Color, EndReason, GameEnd, GameRecord, Move, Position, RecordError, Rules, Setup, Variant};
+use marshal::formats::gravon::{self, GravonError, GRAVON_RULES, META_BLUE_PLAYER, META_RED_PLAYER};
+use marshal::formats::{GameRecord, RecordError};
+use marshal::rules::{Color, EndReason, GameEnd, Move, Position, Rules, Setup, Variant};
 use std::path::PathBuf;
 
 fn data(name: &str) -> PathBuf {

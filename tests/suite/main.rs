@@ -5,7 +5,6 @@
 //! manager and want the machine to themselves.
 
 mod common;
-mod support;
 
 mod arena;
 mod calibrate;

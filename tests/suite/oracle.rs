@@ -4,7 +4,7 @@
 //! reads and prints every recorded position as StraDos3.
 
 use flate2::read::GzDecoder;
-use marshal::rules::strados3::{from_strados3, is_strados3, to_strados3};
+use marshal::formats::strados3::{from_strados3, is_strados3, to_strados3};
 use marshal::rules::{Color, EndReason, Move, Piece, Position, Rank, Rules, Square, Variant};
 use serde_json::Value;
 use std::io::{BufRead, BufReader};

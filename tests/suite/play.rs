@@ -1,7 +1,7 @@
 //! Drives `marshal play` through pipes (plain output, `legal:` lines) for whole short
 //! games with save and resume, and, when tmux is installed, through a real terminal.
 
-use marshal::rules::GameRecord;
+use marshal::formats::GameRecord;
 use rand::{rngs::StdRng, Rng, SeedableRng};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
@@ -294,4 +294,74 @@ fn pty_session_plays_saves_resumes_and_finishes() {
         assert!(out.status.success(), "seed {seed}:\n{stdout}\n{stderr}");
         eprintln!("seed {seed}: {}", stdout.trim());
     }
+}
+
+/// `marshal play` and the protocol engine choose the same moves for the same game, seed
+/// and node budget: a game played in `marshal play` is told, move by move, to one
+/// `marshal` process as a GUI tells it (the rule options, the engine's setup, a `position`
+/// of what it observed and `go nodes N`), which must answer every engine move of the game.
+#[test]
+fn play_and_the_protocol_engine_choose_the_same_moves() {
+    use marshal::protocol::options::{rule_options, Opt};
+    use marshal::protocol::PositionCmd;
+    use marshal::rules::{Color, Variant};
+    let (_dir, file) = tmp_path("same.json");
+    let save = format!("save {file}");
+    let args = [
+        "--variant",
+        "classic",
+        "--colour",
+        "blue",
+        "--nodes",
+        "4000",
+        "--seed",
+        "11",
+    ];
+    let t = session(&args, &[], 6, &[&save, "quit"], 5);
+    assert_clean(&t);
+    let game = GameRecord::from_json(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let engine_plies: Vec<usize> = (0..game.moves.len()).step_by(2).collect();
+    assert!(engine_plies.len() >= 6, "the engine moved {} times", engine_plies.len());
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_marshal"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start marshal");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let variant = Variant::parse(&game.variant).unwrap();
+    let mut lines = rule_options(&variant, &game.rules);
+    lines.push(Opt::Seed.line(11));
+    lines.push("newgame".into());
+    lines.push(format!("setup red {}", game.red_setup));
+    for l in &lines {
+        writeln!(stdin, "{l}").unwrap();
+    }
+    for &k in &engine_plies {
+        let (enemy, moves) = game.observed_by(Color::Red, Some(k)).unwrap();
+        let pc = PositionCmd {
+            color: Color::Red,
+            setup: None,
+            enemy: Some(enemy),
+            moves,
+        };
+        writeln!(stdin, "{pc}\ngo nodes 4000").unwrap();
+        let best = loop {
+            let mut l = String::new();
+            assert!(out.read_line(&mut l).unwrap() > 0, "the engine closed its output");
+            assert!(!l.starts_with("info string error"), "{l}");
+            if let Some(m) = l.strip_prefix("bestmove ") {
+                break m.trim().to_string();
+            }
+        };
+        assert_eq!(
+            best, game.moves[k].mv,
+            "ply {k}: play chose {}, the protocol {best}",
+            game.moves[k].mv
+        );
+    }
+    writeln!(stdin, "quit").unwrap();
+    child.wait().unwrap();
 }

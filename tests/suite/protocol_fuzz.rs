@@ -1,7 +1,8 @@
 //! Protocol fuzzing: random and mutated input lines must never panic or hang the engine;
 //! every rejected line gets exactly one `info string error` line and changes nothing.
 
-use marshal::engine::{Engine, Options};
+use marshal::engine::Session;
+use marshal::protocol::options::Options;
 use marshal::protocol::{Command, COMMANDS};
 use marshal::rules::{Color, Position, Setup, Variant};
 use rand::{rngs::StdRng, seq::SliceRandom, Rng, SeedableRng};
@@ -187,7 +188,7 @@ fn must_reject(line: &str) -> bool {
 }
 
 struct Fuzz {
-    engine: Engine<Buf>,
+    engine: Session<Buf>,
     buf: Buf,
     rng: StdRng,
     /// The options as the test believes the engine has them.
@@ -210,7 +211,7 @@ impl Fuzz {
     fn new(seed: u64, progress: Arc<AtomicU64>, last: Arc<Mutex<String>>) -> Fuzz {
         let buf = Buf::default();
         Fuzz {
-            engine: Engine::new(buf.clone(), Arc::new(AtomicBool::new(false))),
+            engine: Session::new(buf.clone(), Arc::new(AtomicBool::new(false))),
             buf,
             rng: StdRng::seed_from_u64(seed),
             opts: Options::default(),

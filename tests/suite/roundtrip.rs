@@ -5,7 +5,8 @@
 use crate::common;
 
 use common::{random_army, random_move, random_setup, random_start, rng, rule_sets, variants};
-use marshal::rules::{GameRecord, Move, Position, Rank, RecordError, Rules, Setup, Square, Variant};
+use marshal::formats::{GameRecord, RecordError};
+use marshal::rules::{Move, Position, Rank, Rules, Setup, Square, Variant};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -494,7 +495,7 @@ fn parse_errors_name_the_bad_token() {
     rec.format = "marshal-game/9".into();
     let e = GameRecord::from_json(&rec.to_json()).unwrap_err().to_string();
     assert_mentions(&e, "marshal-game/9", "format");
-    rec.format = marshal::rules::record::RECORD_FORMAT.into();
+    rec.format = marshal::formats::record::RECORD_FORMAT.into();
     rec.push(m, None);
     rec.push(Move::parse("a1a2").unwrap(), None);
     let e = rec.replay(None).unwrap_err();

@@ -2,9 +2,9 @@
 
 use marshal::rules::position::{MOVED, REVEALED};
 
-use crate::support;
+use crate::common;
+use common::*;
 use marshal::rules::{Color, Combat, EndReason, GameEnd, Piece, Position, Rank, Rules, Variant};
-use support::*;
 
 fn red(r: Rank) -> Option<Piece> {
     Some(Piece::new(Color::Red, r))

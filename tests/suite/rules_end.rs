@@ -1,9 +1,10 @@
 //! Rules tests for RULES.md "End of the game": Flag capture, no moves, neither can move, the caps, resignation and agreement.
 
-use marshal::rules::{Color, EndReason, GameEnd, GameRecord, RecordError, Rules, Setup, Variant};
+use marshal::formats::{GameRecord, RecordError};
+use marshal::rules::{Color, EndReason, GameEnd, Rules, Setup, Variant};
 
-use crate::support;
-use support::*;
+use crate::common;
+use common::*;
 
 fn won(c: Color, reason: EndReason) -> Option<GameEnd> {
     Some(GameEnd {

@@ -2,10 +2,10 @@
 
 use marshal::rules::position::{MOVED, REVEALED};
 
-use crate::support;
+use crate::common;
+use common::*;
 use marshal::rules::{Color, Combat, Piece, Position, Rank, Rules, Square, Variant};
 use std::collections::BTreeSet;
-use support::*;
 
 fn set(items: &[&str]) -> BTreeSet<String> {
     items.iter().map(|s| s.to_string()).collect()

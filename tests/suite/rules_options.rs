@@ -2,9 +2,9 @@
 
 use marshal::rules::position::{MOVED, RESCUER, REVEALED};
 
-use crate::support;
+use crate::common;
+use common::*;
 use marshal::rules::{Color, Combat, Move, Piece, Position, Rank, Rules, Variant};
-use support::*;
 
 /// Repetition rules off; the tournament options as given.
 fn opts(attacker_advantage: bool, silent_defence: bool, rescue: bool) -> Rules {

@@ -2,9 +2,9 @@
 
 use marshal::rules::{Color, EndReason, GameEnd, Move, Piece, Position, Rank, Rules, Variant};
 
-use crate::support;
+use crate::common;
+use common::*;
 use std::collections::BTreeSet;
-use support::*;
 
 /// Only the two-squares rule (limit `n`).
 fn two_squares(n: Option<u8>) -> Rules {

@@ -2,9 +2,9 @@
 
 use marshal::rules::position::{MOVED, REVEALED};
 
-use crate::support;
+use crate::common;
+use common::*;
 use marshal::rules::{Color, Move, Piece, Position, Rank, Rules, Setup, Variant};
-use support::*;
 
 fn start(variant: Variant, rules: Rules) -> Position {
     let (r, b) = variant.sample_setups();

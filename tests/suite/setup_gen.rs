@@ -6,7 +6,7 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 use std::collections::HashSet;
 
-use crate::support;
+use crate::common;
 
 fn many(v: &Variant, n: usize, seed: u64) -> Vec<marshal::rules::Setup> {
     let mut rng = StdRng::seed_from_u64(seed);
@@ -140,7 +140,7 @@ fn prior_tables_match_the_human_data() {
             prior::BARRAGE_SETUPS,
         ),
     ] {
-        let setups = human::parse_gravon_text(file, &v).unwrap();
+        let setups = marshal::formats::gravon::parse_gravon_text(file, &v).unwrap();
         assert_eq!(setups.len(), n as usize);
         let counts = human::square_counts(&setups);
         for k in 0..12 {
@@ -162,7 +162,7 @@ fn prior_tables_match_the_human_data() {
 /// other variants and unreadable `--human` files are errors that say why.
 #[test]
 fn compare_human_uses_the_built_in_setups() {
-    let (code, out, err) = support::run_marshal(&["setup", "--count", "300", "--compare-human"]);
+    let (code, out, err) = common::run_marshal(&["setup", "--count", "300", "--compare-human"]);
     assert_eq!(code, 0, "{err}");
     assert!(
         out.starts_with(
@@ -170,17 +170,16 @@ fn compare_human_uses_the_built_in_setups() {
         ),
         "{out}"
     );
-    let (code, out, err) =
-        support::run_marshal(&["setup", "--variant", "barrage", "--count", "300", "--compare-human"]);
+    let (code, out, err) = common::run_marshal(&["setup", "--variant", "barrage", "--count", "300", "--compare-human"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("generated 300 human 3944\n"), "{out}");
-    let (code, _, err) = support::run_marshal(&["setup", "--variant", "duel", "--compare-human"]);
+    let (code, _, err) = common::run_marshal(&["setup", "--variant", "duel", "--compare-human"]);
     assert_eq!(code, 2);
     assert!(
         err.contains("no built-in human setups for duel; pass --human FILE"),
         "{err}"
     );
-    let (code, _, err) = support::run_marshal(&["setup", "--compare-human", "--human", "/nonexistent/h.txt"]);
+    let (code, _, err) = common::run_marshal(&["setup", "--compare-human", "--human", "/nonexistent/h.txt"]);
     assert_eq!(code, 2);
     assert!(err.contains("cannot read /nonexistent/h.txt"), "{err}");
 }

@@ -1,13 +1,14 @@
 //! `marshal replay` on UCC 2012 manager logs: the hand-written logs of `tests/data/ucc-logs/`
-//! (a crash of an AI, the manager's end rule), and, when asked for, a folder of real ones.
+//! (a crash of an AI, the manager's end rule), and the 192 real ones of the 2012
+//! competition in `tests/data/ucc-2012-logs/`.
 
-use marshal::rules::record::describe_end;
-use marshal::rules::ucc_log::{self, META_CRASH, META_REASON};
+use marshal::formats::record::describe_end;
+use marshal::formats::ucc_log::{self, META_CRASH, META_REASON};
 use marshal::rules::{Rules, Variant};
 use std::path::{Path, PathBuf};
 
-use crate::support;
-use support::run_marshal as marshal;
+use crate::common;
+use common::run_marshal as marshal;
 
 fn log_path(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -96,17 +97,17 @@ fn an_ai_that_died_while_the_manager_waited_for_its_move() {
     );
 }
 
-/// Every log in the folder `MARSHAL_UCC_LOGS` (such as the 192 game logs of the 2012
-/// competition, `web/log` of `ucc/progcomp2012` without its `.stderr` and `.html` files)
-/// replays to the result it records. Not in the repository (licence), so opt-in:
-/// `MARSHAL_UCC_LOGS=<folder> cargo test --release --test suite -- --ignored ucc_logs::`.
+/// The number of game logs of the 2012 competition in `tests/data/ucc-2012-logs/`.
+const UCC_2012_LOGS: usize = 192;
+
+/// Every real log of the 2012 competition replays to the result it records (the reader
+/// checks each move, combat and the result line against our rules on the way).
 #[test]
-#[ignore = "needs MARSHAL_UCC_LOGS=<folder of UCC manager logs>"]
-fn every_log_of_a_folder_replays_to_its_result() {
-    let dir = std::env::var_os("MARSHAL_UCC_LOGS").expect("MARSHAL_UCC_LOGS=<folder of UCC manager logs>");
-    let mut files: Vec<PathBuf> = walk(Path::new(&dir))
+fn every_log_of_the_2012_competition_replays_to_its_result() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ucc-2012-logs");
+    let mut files: Vec<PathBuf> = walk(&dir)
         .into_iter()
-        .filter(|p| !matches!(p.extension().and_then(|e| e.to_str()), Some("stderr" | "html")))
+        .filter(|p| p.parent() != Some(dir.as_path()))
         .collect();
     files.sort();
     let mut failures = Vec::new();
@@ -117,8 +118,8 @@ fn every_log_of_a_folder_replays_to_its_result() {
             failures.push(format!("{}: {}", f.display(), out.trim()));
         }
     }
-    eprintln!("{} logs replayed, {} failed", files.len(), failures.len());
-    assert!(!files.is_empty(), "no logs in {}", Path::new(&dir).display());
+    println!("{} UCC 2012 logs replayed, {} failed", files.len(), failures.len());
+    assert_eq!(files.len(), UCC_2012_LOGS, "logs found in {}", dir.display());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

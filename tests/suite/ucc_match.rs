@@ -4,7 +4,8 @@
 //! garbage, illegal moves, nothing, a bad setup, or die, lose by a recorded forfeit; bad
 //! paths and variants are refused with a clear error. Needs `python3` for the bots.
 
-use marshal::rules::{record::describe_end, Color, EndReason, GameRecord};
+use marshal::formats::{record::describe_end, GameRecord};
+use marshal::rules::{Color, EndReason};
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;

@@ -385,11 +385,19 @@ def browser_test(addr, server):
         page.click("#new-game")
         page.wait_for_selector("#tray .pc")
         zone = page.eval_on_selector_all(".sq.zone", "els => els.map(e => e.dataset.sq)")
-        random.shuffle(zone)
+        # The tray gives the Spy, a Bomb and the Flag last: the Flag in the corner behind
+        # the Bomb and the Spy, the rest anywhere, so that the game is not over at once.
+        guard = ["b1", "a2", "a1"]
+        rest = [s for s in zone if s not in guard]
+        random.shuffle(rest)
+        army = page.eval_on_selector_all("#tray .pc", "els => els.reduce((n, e) => n + +e.querySelector('.n').textContent, 0)")
+        order = rest[: army - 3] + guard
         placed = 0
         while page.query_selector("#tray .pc"):
-            page.click("#tray .pc")
-            page.click(f'.sq[data-sq="{zone[placed]}"]')
+            # A tray piece stays chosen while more of its rank are left.
+            if not page.query_selector("#tray .pc.sel"):
+                page.click("#tray .pc")
+            page.click(f'.sq[data-sq="{order[placed]}"]')
             placed += 1
         # Swap two pieces by clicking both.
         mine = page.eval_on_selector_all(".sq.zone .pc", "els => els.map(e => e.parentElement.dataset.sq)")

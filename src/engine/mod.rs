@@ -1,0 +1,393 @@
+//! The engine as a library type: it owns the options, the game as the engine sees it (its
+//! view rebuilt from what it observed, and the tracker that follows every enemy piece) and
+//! the search thread. The protocol loop (`stdio`), `marshal play` and `bench` all drive
+//! this one type, so they play the same moves. Nothing here reads or writes text lines.
+
+pub mod bench;
+pub mod stdio;
+
+pub use bench::bench;
+pub use stdio::{run_stdio, Session};
+
+use crate::belief::{Belief, Tracker};
+use crate::protocol::options::Options;
+use crate::protocol::{GoParams, PositionCmd};
+use crate::rules::view::{apply_observed, start_view, ObservedMove};
+use crate::rules::{Color, Move, Position, Rank, Setup, Square};
+use crate::search::controller::{Job, Report, SearchThread};
+use crate::search::{Info, Limits, SearchResult};
+use crossbeam_channel::Receiver;
+use rand::{rngs::StdRng, SeedableRng};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// The engine's side of the game: its colour and setup, and its view once the enemy's
+/// placement is known, with what it remembers of every enemy piece.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub color: Color,
+    pub setup: Setup,
+    pub view: Option<Position>,
+    pub tracker: Option<Tracker>,
+}
+
+impl Game {
+    /// What the engine believes of the hidden enemy ranks in `view` (its current view).
+    pub fn belief(&self, view: &Position) -> Belief {
+        match &self.tracker {
+            Some(t) => t.belief(view),
+            None => Belief::from_view(view),
+        }
+    }
+}
+
+/// What a running search has to say.
+#[derive(Clone, Debug)]
+pub enum Event {
+    /// An iteration finished.
+    Info(Info),
+    /// The search is over: its move (`None`: no legal move).
+    BestMove(Option<Move>),
+}
+
+/// Why there is no position to work on, as the protocol's error lines say it.
+pub const NO_GAME: &str = "no game yet (send setup or position first)";
+/// The engine knows its setup but not where the enemy's pieces stand.
+pub const NO_ENEMY: &str = "the enemy's placement is unknown (send position <colour> enemy <squares>)";
+
+/// The engine.
+pub struct Engine {
+    opts: Options,
+    game: Option<Game>,
+    search: SearchThread,
+    /// The id of the running search, if any.
+    searching: Option<u64>,
+    /// Whether the running search is `go infinite`.
+    infinite: bool,
+    next_id: u64,
+    /// Setups generated so far (varies the generator's seed between games).
+    setups_made: u64,
+    /// Events of searches halted by a command, not yet taken (`take_events`).
+    pending: Vec<Event>,
+}
+
+impl Engine {
+    /// A new engine with default options; `stop` is the flag that stops a running search
+    /// (the protocol's stdin reader sets it directly).
+    pub fn new(stop: Arc<AtomicBool>) -> Engine {
+        Engine {
+            opts: Options::default(),
+            game: None,
+            search: SearchThread::spawn(stop),
+            searching: None,
+            infinite: false,
+            next_id: 1,
+            setups_made: 0,
+            pending: Vec::new(),
+        }
+    }
+
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    pub fn game(&self) -> Option<&Game> {
+        self.game.as_ref()
+    }
+
+    /// The options and the game as text (for tests: compare before and after a line).
+    pub fn snapshot(&self) -> String {
+        let game = match &self.game {
+            None => "no game".to_string(),
+            Some(g) => format!(
+                "{} {} {}",
+                g.color,
+                g.setup,
+                g.view.as_ref().map_or("-".to_string(), |v| v.to_text())
+            ),
+        };
+        format!("{:?}\n{game}", self.opts)
+    }
+
+    /// The search thread's reports (to wait on beside other input).
+    pub fn reports(&self) -> Receiver<Report> {
+        self.search.reports().clone()
+    }
+
+    pub fn is_searching(&self) -> bool {
+        self.searching.is_some()
+    }
+
+    pub fn is_infinite(&self) -> bool {
+        self.infinite
+    }
+
+    /// What a search report means for the running search (`None` for a stale one).
+    pub fn on_report(&mut self, report: Report) -> Option<Event> {
+        match report {
+            Report::Info { id, info } if Some(id) == self.searching => Some(Event::Info(info)),
+            Report::Done { id, result } if Some(id) == self.searching => {
+                self.searching = None;
+                tracing::info!(
+                    "search {id}: best {:?} depth {} nodes {} time {} ms score {}",
+                    result.best.map(|m| m.to_string()),
+                    result.info.depth,
+                    result.info.nodes,
+                    result.info.time_ms,
+                    result.info.score
+                );
+                Some(Event::BestMove(result.best))
+            }
+            _ => None,
+        }
+    }
+
+    /// The events of searches that a command halted, in order.
+    pub fn take_events(&mut self) -> Vec<Event> {
+        std::mem::take(&mut self.pending)
+    }
+
+    /// Waits for the running search to end (after asking it to stop, if `stop`); its
+    /// events go to the pending list.
+    fn drain(&mut self, stop: bool) {
+        if self.searching.is_none() {
+            return;
+        }
+        if stop {
+            self.search.stop();
+        }
+        let rx = self.search.reports().clone();
+        while self.searching.is_some() {
+            match rx.recv() {
+                Ok(r) => {
+                    if let Some(e) = self.on_report(r) {
+                        self.pending.push(e);
+                    }
+                }
+                Err(_) => self.searching = None,
+            }
+        }
+    }
+
+    /// Stops a running search and waits for its `bestmove` (see `take_events`).
+    pub fn halt(&mut self) {
+        self.drain(true);
+    }
+
+    /// At the end of input: lets a running search finish (a scripted session's last `go`
+    /// gets its full time), stopping only an infinite one.
+    pub fn finish(&mut self) {
+        let infinite = self.infinite;
+        self.drain(infinite);
+    }
+
+    /// Asks a running search to stop, without waiting.
+    pub fn stop(&self) {
+        if self.searching.is_some() {
+            self.search.stop();
+        }
+    }
+
+    /// `setoption`: a rejected value changes nothing.
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let o = self.opts.with(name, value)?;
+        self.set_options(o);
+        Ok(())
+    }
+
+    /// Every option at once (a new variant ends the game).
+    pub fn set_options(&mut self, o: Options) {
+        self.halt();
+        let variant_changed = o.variant != self.opts.variant;
+        self.opts = o;
+        if variant_changed {
+            self.game = None;
+        } else if let Some(v) = self.game.as_mut().and_then(|g| g.view.as_mut()) {
+            v.set_rules(self.opts.rules);
+        }
+    }
+
+    /// `newgame`.
+    pub fn new_game(&mut self) {
+        self.halt();
+        self.game = None;
+    }
+
+    /// `setup`: the engine plays `color` with `text`, or with a setup of its own when
+    /// there is none (returned, to be announced).
+    pub fn setup(&mut self, color: Color, text: Option<&str>) -> Result<Option<Setup>, String> {
+        let v = self.opts.variant;
+        // The belief prior of a variant without human data is counted from generated
+        // setups on first use: here, before the timed `position` and `go`.
+        crate::belief::prior::Prior::for_variant(&v);
+        let (chosen, generated) = match text {
+            Some(text) => (Setup::parse(text, &v).map_err(|e| format!("setup: {e}"))?, false),
+            None => {
+                let mut rng = StdRng::seed_from_u64(
+                    self.opts.seed ^ self.setups_made.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ color as u64,
+                );
+                self.setups_made += 1;
+                (crate::setup::generate(&v, &mut rng), true)
+            }
+        };
+        self.halt();
+        let (view, tracker) = match v.fills_zone() {
+            true => self.build(color, &chosen, None, &[]).ok().unzip(),
+            false => (None, None),
+        };
+        self.game = Some(Game {
+            color,
+            setup: chosen.clone(),
+            view,
+            tracker,
+        });
+        Ok(generated.then_some(chosen))
+    }
+
+    /// `position`: the game from the engine's side, rebuilt from what it observed.
+    pub fn position(&mut self, pc: &PositionCmd) -> Result<(), String> {
+        let v = self.opts.variant;
+        let setup = match (&pc.setup, &self.game) {
+            (Some(text), _) => Setup::parse(text, &v).map_err(|e| format!("setup: {e}"))?,
+            (None, Some(g)) if g.color == pc.color => g.setup.clone(),
+            (None, Some(g)) => {
+                return Err(format!(
+                    "no setup for {} (the last setup was for {}); add 'setup <setup>'",
+                    pc.color, g.color
+                ))
+            }
+            (None, None) => return Err("no setup known (send setup first or add 'setup <setup>')".into()),
+        };
+        let (view, tracker) = self.build(pc.color, &setup, pc.enemy.as_deref(), &pc.moves)?;
+        self.halt();
+        self.game = Some(Game {
+            color: pc.color,
+            setup,
+            view: Some(view),
+            tracker: Some(tracker),
+        });
+        Ok(())
+    }
+
+    /// The engine's view of a game and the tracker that followed the enemy's pieces
+    /// through its moves.
+    fn build(
+        &self,
+        color: Color,
+        setup: &Setup,
+        enemy: Option<&[Square]>,
+        moves: &[ObservedMove],
+    ) -> Result<(Position, Tracker), String> {
+        let mut pos = start_view(self.opts.variant, self.opts.rules, color, setup, enemy)?;
+        let mut tracker = Tracker::new(&pos);
+        for (i, om) in moves.iter().enumerate() {
+            let seen = tracker.prepare(&pos, om.mv);
+            apply_observed(&mut pos, color, om).map_err(|e| format!("move {} ({}): {e}", i + 1, om.mv))?;
+            tracker.commit(seen, &pos);
+        }
+        Ok((pos, tracker))
+    }
+
+    /// The engine's current view, or why there is none.
+    pub fn view(&self) -> Result<&Position, &'static str> {
+        match &self.game {
+            None => Err(NO_GAME),
+            Some(Game { view: None, .. }) => Err(NO_ENEMY),
+            Some(Game { view: Some(v), .. }) => Ok(v),
+        }
+    }
+
+    /// `reveal`: an enemy piece's rank, told by the arbiter.
+    pub fn reveal(&mut self, square: Square, rank: Rank) -> Result<(), String> {
+        let mut v = self.view()?.clone();
+        v.reveal(square, rank)
+            .map_err(|e| format!("{square} {}: {e}", rank.to_char()))?;
+        self.halt();
+        if let Some(g) = self.game.as_mut() {
+            g.view = Some(v);
+        }
+        Ok(())
+    }
+
+    /// What the engine believes of every hidden enemy piece.
+    pub fn belief(&self) -> Result<Belief, &'static str> {
+        let view = self.view()?;
+        let game = self.game.as_ref().ok_or(NO_GAME)?;
+        Ok(game.belief(view))
+    }
+
+    /// `go`: starts a search of the current view; its events come through `reports` and
+    /// `on_report`. `at` is when the clock started.
+    pub fn go(&mut self, p: &GoParams, at: Instant) -> Result<(), String> {
+        if self.searching.is_some() {
+            return Err("a search is already running (send stop first)".into());
+        }
+        let id = self.next_id;
+        let view = self.view()?;
+        let game = self.game.as_ref().ok_or(NO_GAME)?;
+        if view.side_to_move() != game.color {
+            return Err(format!(
+                "it is {}'s turn, the engine plays {}",
+                view.side_to_move(),
+                game.color
+            ));
+        }
+        // Every move of `searchmoves` must be legal here; the engine never plays another.
+        if !p.searchmoves.is_empty() {
+            let legal = view.legal_moves();
+            if let Some(bad) = p.searchmoves.iter().find(|m| !legal.contains(m)) {
+                return Err(format!("searchmoves: '{bad}' is not a legal move in this position"));
+            }
+        }
+        let (time, inc) = match game.color {
+            Color::Red => (p.wtime, p.winc),
+            Color::Blue => (p.btime, p.binc),
+        };
+        let limits = Limits {
+            movetime_ms: p.movetime,
+            time_left_ms: time,
+            inc_ms: inc,
+            depth: p.depth,
+            nodes: p.nodes,
+            infinite: p.infinite,
+            move_overhead_ms: self.opts.move_overhead,
+            threads: self.opts.threads,
+            searchmoves: p.searchmoves.clone(),
+        };
+        let job = Job {
+            id,
+            view: view.clone(),
+            belief: game.belief(view),
+            limits,
+            seed: self.opts.seed ^ view.ply() as u64,
+            start: at,
+        };
+        self.next_id += 1;
+        self.searching = Some(id);
+        self.infinite = p.infinite;
+        self.search.start(job);
+        Ok(())
+    }
+
+    /// A whole search, waited for: what `go` would answer with `bestmove`.
+    pub fn think(&mut self, p: &GoParams) -> Result<SearchResult, String> {
+        self.halt();
+        self.pending.clear();
+        self.go(p, Instant::now())?;
+        let rx = self.search.reports().clone();
+        loop {
+            match rx.recv() {
+                Ok(Report::Done { id, result }) if Some(id) == self.searching => {
+                    self.searching = None;
+                    return Ok(result);
+                }
+                Ok(_) => {}
+                Err(_) => {
+                    self.searching = None;
+                    return Err("the search thread is gone".into());
+                }
+            }
+        }
+    }
+}
