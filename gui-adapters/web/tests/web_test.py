@@ -382,6 +382,11 @@ def browser_test(addr, server):
         # A whole barrage game by clicking, at a few ms a move.
         page.select_option("#variant", "barrage")
         page.fill("#movetime", "20")
+        # A rule option from the page: the ply cap bounds the test's time (random play
+        # rarely lasts that long; a game that does ends as a draw by the cap).
+        page.click("#rules summary")
+        page.fill("#max-plies", "400")
+        page.click("#rules summary")
         page.click("#new-game")
         page.wait_for_selector("#tray .pc")
         zone = page.eval_on_selector_all(".sq.zone", "els => els.map(e => e.dataset.sq)")
