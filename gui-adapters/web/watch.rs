@@ -130,7 +130,7 @@ impl Watch {
                 variant,
                 rules,
                 [&setups[0], &setups[1]],
-                TimeControl::Movetime(movetime),
+                [TimeControl::Movetime(movetime); 2],
                 seed,
             );
             record.meta.insert("red".into(), thread_names[0].clone());
