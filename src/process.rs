@@ -33,7 +33,10 @@ pub enum ReadError {
 
 /// A running child process.
 pub struct Process {
-    child: Option<Child>,
+    /// Shared so that a watchdog on another thread can kill it (`child_handle`).
+    child: Arc<Mutex<Child>>,
+    /// Whether it has been stopped and reaped.
+    stopped: bool,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
@@ -90,7 +93,8 @@ impl Process {
         }
         Ok(Process {
             stdin: child.stdin.take(),
-            child: Some(child),
+            child: Arc::new(Mutex::new(child)),
+            stopped: false,
             lines: rx,
             stderr_tail,
         })
@@ -130,30 +134,53 @@ impl Process {
             .unwrap_or_default()
     }
 
+    /// The child itself, for a watchdog on another thread that may have to kill it.
+    pub fn child_handle(&self) -> Arc<Mutex<Child>> {
+        Arc::clone(&self.child)
+    }
+
+    /// Whether the child has exited (it is reaped here, so no zombie stays). Lines it wrote
+    /// before are still there to read.
+    pub fn has_exited(&self) -> bool {
+        if self.stopped {
+            return true;
+        }
+        match self.child.lock() {
+            Ok(mut c) => !matches!(c.try_wait(), Ok(None)),
+            Err(_) => true,
+        }
+    }
+
     /// Sends `farewell` (if any), closes the child's input and gives it `grace` to exit
     /// before killing it.
     pub fn stop(&mut self, farewell: Option<&str>, grace: Duration) {
+        if self.stopped {
+            return;
+        }
         if let Some(line) = farewell {
             let _ = self.send(line);
         }
         self.stdin = None;
-        if let Some(mut c) = self.child.take() {
-            let deadline = Instant::now() + grace;
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = c.try_wait() {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(5));
+        self.stopped = true;
+        let Ok(mut c) = self.child.lock() else { return };
+        let deadline = Instant::now() + grace;
+        while Instant::now() < deadline {
+            if !matches!(c.try_wait(), Ok(None)) {
+                return;
             }
-            let _ = c.kill();
-            let _ = c.wait();
+            std::thread::sleep(Duration::from_millis(5));
         }
+        let _ = c.kill();
+        let _ = c.wait();
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
-        if let Some(mut c) = self.child.take() {
+        if self.stopped {
+            return;
+        }
+        if let Ok(mut c) = self.child.lock() {
             let _ = c.kill();
             let _ = c.wait();
         }

@@ -1,10 +1,9 @@
 //! The `marshal` engine child process of one game: protocol lines in on stdin, answers
-//! out on stdout (read by a thread into a channel, so that waits have deadlines).
+//! out on stdout, with deadlines (through `marshal::process`, the one child driver).
 
-use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, TryRecvError};
-use std::io::{BufRead, BufReader, Write};
+use marshal::process::{Process, ReadError, Stderr};
 use std::path::PathBuf;
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{Child, Command};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -40,65 +39,42 @@ pub fn engine_shell_command() -> String {
     line
 }
 
-/// A running engine. The child sits behind a shared lock so that the connection's
-/// watchdog can kill it while the connection thread waits for the page.
+/// A running engine, driven through the library's one child-process driver.
 pub struct Engine {
-    child: Arc<Mutex<Child>>,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
+    process: Process,
 }
 
 impl Engine {
     pub fn start() -> Result<Engine, String> {
         let (path, args) = engine_command();
-        let mut child = Command::new(&path)
-            .args(&args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
+        let mut cmd = Command::new(&path);
+        cmd.args(&args);
+        let process = Process::start(cmd, Stderr::Null)
             .map_err(|e| format!("cannot start the engine '{}': {e}", path.display()))?;
-        let out = child.stdout.take().ok_or("the engine has no stdout")?;
-        let stdin = child.stdin.take();
-        let (tx, rx) = unbounded();
-        std::thread::spawn(move || {
-            for line in BufReader::new(out).lines() {
-                let Ok(line) = line else { break };
-                tracing::debug!("engine> {line}");
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(Engine {
-            child: Arc::new(Mutex::new(child)),
-            stdin,
-            lines: rx,
-        })
+        Ok(Engine { process })
     }
 
     /// The handle the watchdog kills through.
     pub fn handle(&self) -> Arc<Mutex<Child>> {
-        Arc::clone(&self.child)
+        self.process.child_handle()
     }
 
     pub fn send(&mut self, line: &str) -> Result<(), String> {
         tracing::debug!("engine< {line}");
-        let stdin = self.stdin.as_mut().ok_or("the engine is stopped")?;
-        writeln!(stdin, "{line}")
-            .and_then(|_| stdin.flush())
+        self.process
+            .send(line)
             .map_err(|e| format!("the engine stopped (cannot write to it: {e})"))
     }
 
     /// The next line, waiting until `deadline`.
     pub fn recv(&self, deadline: Instant) -> Result<String, String> {
-        match self
-            .lines
-            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
-        {
-            Ok(l) => Ok(l),
-            Err(RecvTimeoutError::Timeout) => Err("the engine did not answer in time".into()),
-            Err(RecvTimeoutError::Disconnected) => Err("the engine stopped (it closed its output)".into()),
+        match self.process.read_line(Some(deadline)) {
+            Ok(l) => {
+                tracing::debug!("engine> {l}");
+                Ok(l)
+            }
+            Err(ReadError::Timeout) => Err("the engine did not answer in time".into()),
+            Err(ReadError::Closed) => Err("the engine stopped (it closed its output)".into()),
         }
     }
 
@@ -117,29 +93,12 @@ impl Engine {
 
     /// Whether the process has ended (it is reaped here, so no zombie stays).
     pub fn dead(&self) -> bool {
-        if matches!(self.lines.try_recv(), Err(TryRecvError::Disconnected)) {
-            return true;
-        }
-        match self.child.lock() {
-            Ok(mut c) => !matches!(c.try_wait(), Ok(None)),
-            Err(_) => true,
-        }
+        self.process.has_exited()
     }
 }
 
 impl Drop for Engine {
     fn drop(&mut self) {
-        let _ = self.send("quit");
-        self.stdin = None;
-        let Ok(mut c) = self.child.lock() else { return };
-        let deadline = Instant::now() + Duration::from_millis(300);
-        while Instant::now() < deadline {
-            if !matches!(c.try_wait(), Ok(None)) {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(5));
-        }
-        let _ = c.kill();
-        let _ = c.wait();
+        self.process.stop(Some("quit"), Duration::from_millis(300));
     }
 }

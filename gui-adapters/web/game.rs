@@ -4,7 +4,7 @@
 use crate::engine::Engine;
 use crate::watch::Watch;
 use marshal::formats::GameRecord;
-use marshal::protocol::options::rule_options;
+use marshal::protocol::options::{rule_options, Opt};
 use marshal::protocol::{ObservedMove, PositionCmd};
 use marshal::rules::view::occupied;
 use marshal::rules::{Color, Combat, GameEnd, Move, Position, Rank, Rules, Setup, Square, Variant};
@@ -187,7 +187,7 @@ fn start_engine(variant: &Variant, rules: &Rules, seed: u64) -> Result<Engine, S
     for line in rule_options(variant, rules) {
         e.send(&line)?;
     }
-    e.send(&format!("setoption name Seed value {seed}"))?;
+    e.send(&Opt::Seed.line(seed))?;
     e.send("newgame")?;
     e.send("isready")?;
     e.expect("readyok", deadline)?;
