@@ -51,10 +51,51 @@ pub enum Event {
     BestMove(Option<Move>),
 }
 
-/// Why there is no position to work on, as the protocol's error lines say it.
-pub const NO_GAME: &str = "no game yet (send setup or position first)";
-/// The engine knows its setup but not where the enemy's pieces stand.
-pub const NO_ENEMY: &str = "the enemy's placement is unknown (send position <colour> enemy <squares>)";
+/// Why the engine refused a request; its text is the protocol's error line (after the
+/// command's name).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    /// No game yet.
+    NoGame,
+    /// The engine knows its setup but not where the enemy's pieces stand.
+    NoEnemy,
+    /// A search is running.
+    Busy,
+    /// It is the other side's turn.
+    NotOurTurn { to_move: Color, ours: Color },
+    /// A `searchmoves` move that is not legal here.
+    IllegalSearchMove(Move),
+    /// A rejected option, setup, position or reveal: what is wrong with it.
+    Rejected(String),
+    /// The search thread is gone.
+    NoSearch,
+}
+
+impl std::fmt::Display for EngineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EngineError::NoGame => f.write_str("no game yet (send setup or position first)"),
+            EngineError::NoEnemy => {
+                f.write_str("the enemy's placement is unknown (send position <colour> enemy <squares>)")
+            }
+            EngineError::Busy => f.write_str("a search is already running (send stop first)"),
+            EngineError::NotOurTurn { to_move, ours } => {
+                write!(f, "it is {to_move}'s turn, the engine plays {ours}")
+            }
+            EngineError::IllegalSearchMove(m) => write!(f, "'{m}' is not a legal move in this position"),
+            EngineError::Rejected(why) => f.write_str(why),
+            EngineError::NoSearch => f.write_str("the search thread is gone"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+impl From<String> for EngineError {
+    fn from(why: String) -> EngineError {
+        EngineError::Rejected(why)
+    }
+}
 
 /// The engine.
 pub struct Engine {
@@ -190,7 +231,7 @@ impl Engine {
     }
 
     /// `setoption`: a rejected value changes nothing.
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let o = self.opts.with(name, value)?;
         self.set_options(o);
         Ok(())
@@ -216,7 +257,7 @@ impl Engine {
 
     /// `setup`: the engine plays `color` with `text`, or with a setup of its own when
     /// there is none (returned, to be announced).
-    pub fn setup(&mut self, color: Color, text: Option<&str>) -> Result<Option<Setup>, String> {
+    pub fn setup(&mut self, color: Color, text: Option<&str>) -> Result<Option<Setup>, EngineError> {
         let v = self.opts.variant;
         // The belief prior of a variant without human data is counted from generated
         // setups on first use: here, before the timed `position` and `go`.
@@ -246,18 +287,22 @@ impl Engine {
     }
 
     /// `position`: the game from the engine's side, rebuilt from what it observed.
-    pub fn position(&mut self, pc: &PositionCmd) -> Result<(), String> {
+    pub fn position(&mut self, pc: &PositionCmd) -> Result<(), EngineError> {
         let v = self.opts.variant;
         let setup = match (&pc.setup, &self.game) {
             (Some(text), _) => Setup::parse(text, &v).map_err(|e| format!("setup: {e}"))?,
             (None, Some(g)) if g.color == pc.color => g.setup.clone(),
             (None, Some(g)) => {
-                return Err(format!(
+                return Err(EngineError::Rejected(format!(
                     "no setup for {} (the last setup was for {}); add 'setup <setup>'",
                     pc.color, g.color
+                )))
+            }
+            (None, None) => {
+                return Err(EngineError::Rejected(
+                    "no setup known (send setup first or add 'setup <setup>')".into(),
                 ))
             }
-            (None, None) => return Err("no setup known (send setup first or add 'setup <setup>')".into()),
         };
         let (view, tracker) = self.build(pc.color, &setup, pc.enemy.as_deref(), &pc.moves)?;
         self.halt();
@@ -290,16 +335,16 @@ impl Engine {
     }
 
     /// The engine's current view, or why there is none.
-    pub fn view(&self) -> Result<&Position, &'static str> {
+    pub fn view(&self) -> Result<&Position, EngineError> {
         match &self.game {
-            None => Err(NO_GAME),
-            Some(Game { view: None, .. }) => Err(NO_ENEMY),
+            None => Err(EngineError::NoGame),
+            Some(Game { view: None, .. }) => Err(EngineError::NoEnemy),
             Some(Game { view: Some(v), .. }) => Ok(v),
         }
     }
 
     /// `reveal`: an enemy piece's rank, told by the arbiter.
-    pub fn reveal(&mut self, square: Square, rank: Rank) -> Result<(), String> {
+    pub fn reveal(&mut self, square: Square, rank: Rank) -> Result<(), EngineError> {
         let mut v = self.view()?.clone();
         v.reveal(square, rank)
             .map_err(|e| format!("{square} {}: {e}", rank.to_char()))?;
@@ -311,33 +356,32 @@ impl Engine {
     }
 
     /// What the engine believes of every hidden enemy piece.
-    pub fn belief(&self) -> Result<Belief, &'static str> {
+    pub fn belief(&self) -> Result<Belief, EngineError> {
         let view = self.view()?;
-        let game = self.game.as_ref().ok_or(NO_GAME)?;
+        let game = self.game.as_ref().ok_or(EngineError::NoGame)?;
         Ok(game.belief(view))
     }
 
     /// `go`: starts a search of the current view; its events come through `reports` and
     /// `on_report`. `at` is when the clock started.
-    pub fn go(&mut self, p: &GoParams, at: Instant) -> Result<(), String> {
+    pub fn go(&mut self, p: &GoParams, at: Instant) -> Result<(), EngineError> {
         if self.searching.is_some() {
-            return Err("a search is already running (send stop first)".into());
+            return Err(EngineError::Busy);
         }
         let id = self.next_id;
         let view = self.view()?;
-        let game = self.game.as_ref().ok_or(NO_GAME)?;
+        let game = self.game.as_ref().ok_or(EngineError::NoGame)?;
         if view.side_to_move() != game.color {
-            return Err(format!(
-                "it is {}'s turn, the engine plays {}",
-                view.side_to_move(),
-                game.color
-            ));
+            return Err(EngineError::NotOurTurn {
+                to_move: view.side_to_move(),
+                ours: game.color,
+            });
         }
         // Every move of `searchmoves` must be legal here; the engine never plays another.
         if !p.searchmoves.is_empty() {
             let legal = view.legal_moves();
             if let Some(bad) = p.searchmoves.iter().find(|m| !legal.contains(m)) {
-                return Err(format!("searchmoves: '{bad}' is not a legal move in this position"));
+                return Err(EngineError::IllegalSearchMove(*bad));
             }
         }
         let (time, inc) = match game.color {
@@ -371,7 +415,7 @@ impl Engine {
     }
 
     /// A whole search, waited for: what `go` would answer with `bestmove`.
-    pub fn think(&mut self, p: &GoParams) -> Result<SearchResult, String> {
+    pub fn think(&mut self, p: &GoParams) -> Result<SearchResult, EngineError> {
         self.halt();
         self.pending.clear();
         self.go(p, Instant::now())?;
@@ -385,7 +429,7 @@ impl Engine {
                 Ok(_) => {}
                 Err(_) => {
                     self.searching = None;
-                    return Err("the search thread is gone".into());
+                    return Err(EngineError::NoSearch);
                 }
             }
         }

@@ -1,7 +1,7 @@
 //! The protocol loop: reads command lines, has the library [`Engine`] do what they ask
 //! and prints every answer; the only writer of stdout.
 
-use super::{bench, Engine, Event};
+use super::{bench, Engine, EngineError, Event};
 use crate::belief::Belief;
 use crate::protocol::options::option_lines;
 use crate::protocol::{Command, COMMANDS};
@@ -117,7 +117,7 @@ impl<W: Write> Session<W> {
             }
             Command::SetOption { name, value } => {
                 if let Err(e) = self.engine.set_option(&name, &value) {
-                    self.error(&e);
+                    self.error(&e.to_string());
                 }
                 self.flush_events();
             }
@@ -132,7 +132,7 @@ impl<W: Write> Session<W> {
                     }
                     self.flush_events();
                 }
-                Err(e) => self.error(&e),
+                Err(e) => self.error(&e.to_string()),
             },
             Command::Position(pc) => {
                 if let Err(e) = self.engine.position(&pc) {
@@ -150,15 +150,11 @@ impl<W: Write> Session<W> {
                 }
                 self.flush_events();
             }
-            Command::Go(p) => {
-                if let Err(e) = self.engine.go(&p, at) {
-                    if e.starts_with("searchmoves") {
-                        self.error(&format!("go {e}"));
-                    } else {
-                        self.error(&format!("go: {e}"));
-                    }
-                }
-            }
+            Command::Go(p) => match self.engine.go(&p, at) {
+                Err(e @ EngineError::IllegalSearchMove(_)) => self.error(&format!("go searchmoves: {e}")),
+                Err(e) => self.error(&format!("go: {e}")),
+                Ok(()) => {}
+            },
             Command::Stop => self.engine.stop(),
             Command::Quit => {
                 self.engine.halt();
