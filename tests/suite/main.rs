@@ -11,6 +11,7 @@ mod calibrate;
 mod cli;
 mod convert;
 mod gravon;
+mod layout;
 mod match_stats;
 mod naive_vs_fast;
 mod oracle;
