@@ -150,6 +150,25 @@ impl EntryMaps {
                 m.to_flag[e][0] = 1;
             }
             let mut reached = bit(e);
+            if m.kind[k] == 2 && spread(reached) & open == 0 {
+                // A Bomb walled in by the owner's Bombs and Flag (a corner behind the Flag):
+                // a Miner digs its way to it through the Bombs beside it, and a stopper
+                // beside those stands in its way. Counted as unreachable, every Miner won
+                // its race there and a whole game was played 1,200 points down.
+                let bombs = still & !bit(flag);
+                loop {
+                    let grow = spread(reached) & bombs & !reached;
+                    if grow == 0 {
+                        break;
+                    }
+                    reached |= grow;
+                }
+                let mut cluster = reached;
+                while cluster != 0 {
+                    m.steps[square_of(cluster)][k] = 0;
+                    cluster &= cluster - 1;
+                }
+            }
             let mut layer = 0u8;
             loop {
                 let mut new = spread(reached) & open & !reached;
@@ -933,6 +952,32 @@ mod tests {
         };
         assert_eq!(blue_to_move((3, 3)), FLAG_DANGER[4]);
         assert_eq!(blue_to_move((4, 3)), RACE_DANGER[4] + RACE_STEP);
+    }
+
+    #[test]
+    fn a_bomb_walled_in_behind_the_flag_is_reached_through_its_neighbours() {
+        // Red's Flag on i1 with Bombs on h1, i2, j1 and j2: no piece of Red's can stand
+        // beside j1, but a Miner must dig j2 to reach it, and Red's Captain on j3 stands
+        // beside j2. At the start of a game the setup must not read as a lost race.
+        let red = [
+            (8, 0, Color::Red, Rank::Flag, 0),
+            (7, 0, Color::Red, Rank::Bomb, 0),
+            (8, 1, Color::Red, Rank::Bomb, 0),
+            (9, 0, Color::Red, Rank::Bomb, 0),
+            (9, 1, Color::Red, Rank::Bomb, 0),
+            (9, 2, Color::Red, Rank::Captain, 0),
+            (6, 0, Color::Red, Rank::Captain, 0),
+            (7, 1, Color::Red, Rank::Captain, 0),
+        ];
+        let mut pieces = red.to_vec();
+        // Blue mirrored: the same walled corner, the same guards.
+        pieces.extend(red.iter().map(|&(f, r, _, k, fl)| (f, 9 - r, Color::Blue, k, fl)));
+        pieces.push((9, 5, Color::Blue, Rank::Miner, REVEALED));
+        let pos = board(&pieces);
+        let danger = flag_danger(&pos, Color::Red, Square::new(8, 0).index(), false, None);
+        // The Miner on j6 is five steps from j1 through j2, and the Captain on j3 is beside j2
+        // already: no race is lost, only the plain danger of a Miner that near.
+        assert!(danger <= FLAG_DANGER[4], "danger {danger}");
     }
 
     #[test]
