@@ -163,11 +163,6 @@ impl EntryMaps {
                     }
                     reached |= grow;
                 }
-                let mut cluster = reached;
-                while cluster != 0 {
-                    m.steps[square_of(cluster)][k] = 0;
-                    cluster &= cluster - 1;
-                }
             }
             let mut layer = 0u8;
             loop {
