@@ -39,7 +39,9 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
    at each of those attack moments, its unmoved hidden pieces still on that row, the
    share of them that are Bombs and (with --beliefs) our mean belief in a Bomb there; and,
    without beliefs, its front-row pieces that never moved in the whole game (until taken
-   or the end), and the share of them that were Bombs.
+   or the end), and the share of them that were Bombs. Raids: attacks by a Colonel,
+   General or Marshal on an unmoved hidden piece, ours and its, with how many hit a Bomb
+   and how many the raider lost (it died, the piece attacked lived).
 3. First-move captures: an enemy piece that had never moved takes one of ours with its
    first move (and survives), by the taker's rank. An ambush is one whose victim had been seen; "right
    after" means the victim's own previous move was a capture (it revealed itself taking a
@@ -84,6 +86,10 @@ TAKEN_ALL = ("1g pieces taken in the whole game by its seen Marshal/General/Colo
              "1i   when we had none able to beat or trade with it")
 ATTACKS = "2a our attacks on unmoved hidden pieces (not by a Miner or Scout)"
 ROW = "2d its front row at those moments: unmoved hidden pieces"
+RAIDS = (("2i our raids: Colonel/General/Marshal on its unmoved hidden",
+          "2j   on a Bomb", "2k   the raider lost"),
+         ("2l its raids: Colonel/General/Marshal on our unmoved hidden",
+          "2m   on a Bomb", "2n   the raider lost"))
 THREATS = (("4a its seen stronger pieces stepping next to ours", "4b   we moved away",
             "4c   we attacked", "4d   we stayed", "4e   left standing",
             "4f   left standing and taken next move"),
@@ -260,6 +266,14 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                         round(1000 * b.get(square(*s), {}).get("B", 0)) for s, _ in row)
                 note(p, "our %s attacked an unmoved hidden %s: %s%s" % (
                     NAME[att["p"]], NAME[dfd["p"]], how, pb))
+            # 2. raids: a top piece attacking an unmoved hidden piece, by either side.
+            if att["p"] in "123" and not p["dfd_seen"] and not p["dfd_moved"]:
+                keys = RAIDS[0] if ours_att else RAIDS[1]
+                c[keys[0]] += 1
+                c[keys[1]] += dfd["p"] == "B"
+                c[keys[2]] += how == "DIES"
+                note(p, "%s %s raided an unmoved hidden %s: %s" % (
+                    "our" if ours_att else "its", NAME[att["p"]], NAME[dfd["p"]], how))
             # 3. first-move captures by never-moved enemy pieces.
             if not ours_att and not p["att_moved"] and how == "KILLS":
                 c["3a first-move captures by never-moved enemy pieces"] += 1
@@ -387,11 +401,12 @@ def short(c):
     """The per-game line: the main counts."""
     g = c.get
     return ("top lost %d, then taken by its seen top %d (none able to beat %d), in all %d; "
-            "attacks on unmoved %d, Bombs %d; first-move captures %d, ambushes %d; "
+            "attacks on unmoved %d, Bombs %d; raids %d (its %d); first-move captures %d, ambushes %d; "
             "its threats %d, we moved away %d; its bluffs %d, we fled %d, called %d" % (
                 g("1a our Marshal/General lost without a trade", 0), g(TAKEN_AFTER[0], 0),
                 g(TAKEN_AFTER[1], 0), g(TAKEN_ALL[0], 0), g(ATTACKS, 0),
-                g("2b   Bombs hit", 0), g("3a first-move captures by never-moved enemy pieces", 0),
+                g("2b   Bombs hit", 0), g(RAIDS[0][0], 0), g(RAIDS[1][0], 0),
+                g("3a first-move captures by never-moved enemy pieces", 0),
                 g("3c ambushes (our piece taken had been seen)", 0), g(THREATS[0][0], 0),
                 g(THREATS[0][1], 0), g(BLUFFS[0][1], 0), g(BLUFFS[0][2], 0),
                 g(BLUFFS[0][3], 0)))
@@ -467,6 +482,8 @@ SELF_TEST_EXPECTED = {
     "2e   Bombs among them": 1,
     "2g its front-row pieces that never moved in the game": 2,
     "2h   Bombs among them": 1,
+    RAIDS[0][0]: 2, RAIDS[0][1]: 1, RAIDS[0][2]: 1,
+    RAIDS[1][0]: 1, RAIDS[1][1]: 0, RAIDS[1][2]: 0,
     "3a first-move captures by never-moved enemy pieces": 2,
     "3b   by its Spy": 1,
     "3b   by its General": 1,
@@ -517,6 +534,7 @@ SELF_TEST_EXPECTED_BLUE = {
     "1c games with one lost": 1,
     ATTACKS: 1, "2b   Bombs hit": 1, ROW: 2, "2e   Bombs among them": 2,
     "2g its front-row pieces that never moved in the game": 2, "2h   Bombs among them": 2,
+    RAIDS[0][0]: 1, RAIDS[0][1]: 1, RAIDS[0][2]: 1, RAIDS[1][0]: 0,
     BLUFFS[0][0]: 0, BLUFFS[1][0]: 1, BLUFFS[1][1]: 0,
 }
 
