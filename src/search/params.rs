@@ -96,7 +96,7 @@ pub(super) const POCKET_SHIFT: [u32; 2] = [2, 3];
 pub(super) const POCKET_VALUE: i32 = 150;
 /// The share (percent) of the value of a side's moved, unseen pieces at stake when the
 /// enemy has a free hunter (a piece that beats every rank they can still be).
-pub(super) const EXPOSED_PERCENT: i32 = 20;
+pub(super) const EXPOSED_PERCENT: i32 = 10;
 /// Per step nearer than `CHASE_REACH`, 1/2^`CHASE_SHIFT` of a seen enemy piece's value
 /// draws our nearest piece that takes it: the search alone leaves known pieces alone.
 pub(super) const CHASE_REACH: i32 = 8;
