@@ -61,6 +61,12 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
    bluffer). Counted for both sides, with all approaches by hidden movers as the base.
 5. The Spy: our Marshal lost to the enemy Spy, by whether the Spy had moved and had been
    seen before.
+6. Material: every fight's value of the enemy pieces it removed minus that of ours (the
+   engine's piece values: Marshal 400, General 300, Colonel 200, Major 150, Captain and
+   Spy 100, Lieutenant and Miner 60, Sergeant 40, Scout 30, Bomb 20, the Flag 0), summed
+   in one of five kinds: its seen Colonel, General or Marshal attacking our hidden
+   pieces, or our seen ones; its other attacks; our Colonel, General or Marshal attacking
+   its unmoved hidden pieces; our other attacks.
 """
 import argparse
 import os
@@ -96,6 +102,15 @@ THREATS = (("4a its seen stronger pieces stepping next to ours", "4b   we moved 
            ("4g our seen stronger pieces stepping next to its", "4h   it moved away",
             "4i   it attacked", "4j   it stayed", "4k   left standing",
             "4l   left standing and taken next move"))
+MATERIAL = ("6a material in fights, ours minus its (sum)",
+            "6b   its seen top piece (Colonel and up) attacking our hidden ones (sum)",
+            "6c   its seen top piece attacking our seen ones (sum)",
+            "6d   its other attacks (sum)",
+            "6e   our top piece attacking its unmoved hidden ones (sum)",
+            "6f   our other attacks (sum)")
+# Piece values for 6, the engine's (a Flag taken ends the game, and counts nothing).
+VALUE = {"1": 400, "2": 300, "3": 200, "4": 150, "5": 100, "6": 60, "7": 40, "8": 60,
+         "9": 30, "s": 100, "B": 20, "F": 0}
 BLUFFS = (("4m its approaches by hidden pieces", "4n   bluffs (a weaker piece)",
            "4o   we fled", "4p   we called"),
           ("4q our approaches by hidden pieces", "4r   bluffs (a weaker piece)",
@@ -286,6 +301,19 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                     c["3d   by its %s" % NAME[att["p"]]] += 1
                     c["3e   pieces our ambushed pieces had taken (sum)"] += took[id(dfd)]
                     c["3f   right after our piece took one"] += last_took.get(id(dfd)) == i - 1
+            # 6. material: what the fight won us minus what it cost, by kind of fight.
+            lost = [q for q, died in ((att, how in ("DIES", "BOTHDIE")),
+                                      (dfd, how in ("KILLS", "BOTHDIE"))) if died]
+            change = sum(VALUE[q["p"]] * (-1 if q["c"] == me else 1) for q in lost)
+            c[MATERIAL[0]] += change
+            if ours_att:
+                kind = 4 if att["p"] in "123" and not p["dfd_seen"] and not p["dfd_moved"] else 5
+            elif att["p"] in "123" and p["att_seen"]:
+                kind = 2 if p["dfd_seen"] else 1
+            else:
+                kind = 3
+            c[MATERIAL[kind]] += change
+            note(p, "material %+d (%s)" % (change, MATERIAL[kind][5:].replace(" (sum)", "")))
             if how in ("KILLS", "VICTORY_FLAG"):
                 took[id(att)] += 1
                 last_took[id(att)] = i
@@ -402,14 +430,15 @@ def short(c):
     g = c.get
     return ("top lost %d, then taken by its seen top %d (none able to beat %d), in all %d; "
             "attacks on unmoved %d, Bombs %d; raids %d (its %d); first-move captures %d, ambushes %d; "
-            "its threats %d, we moved away %d; its bluffs %d, we fled %d, called %d" % (
+            "its threats %d, we moved away %d; its bluffs %d, we fled %d, called %d; "
+            "material %+d (its seen top on our hidden %+d, on our seen %+d)" % (
                 g("1a our Marshal/General lost without a trade", 0), g(TAKEN_AFTER[0], 0),
                 g(TAKEN_AFTER[1], 0), g(TAKEN_ALL[0], 0), g(ATTACKS, 0),
                 g("2b   Bombs hit", 0), g(RAIDS[0][0], 0), g(RAIDS[1][0], 0),
                 g("3a first-move captures by never-moved enemy pieces", 0),
                 g("3c ambushes (our piece taken had been seen)", 0), g(THREATS[0][0], 0),
                 g(THREATS[0][1], 0), g(BLUFFS[0][1], 0), g(BLUFFS[0][2], 0),
-                g(BLUFFS[0][3], 0)))
+                g(BLUFFS[0][3], 0), g(MATERIAL[0], 0), g(MATERIAL[1], 0), g(MATERIAL[2], 0)))
 
 
 SELF_TEST_LOG = """\
@@ -499,6 +528,11 @@ SELF_TEST_EXPECTED = {
     BLUFFS[1][0]: 2, BLUFFS[1][1]: 1, BLUFFS[1][2]: 0, BLUFFS[1][3]: 1,
     "5a our Marshal lost to the Spy": 1,
     "5b   the Spy had not moved, hidden": 1,
+    # General on the Bomb -300 and Marshal on the Sergeant +40 (6e); the Spy on our
+    # Marshal -400 and the unmoved General on our Captain -100 (6d); the seen General on
+    # our unmoved Lieutenant -60 (6b); our Major on its moved Sergeant +40 (6f).
+    MATERIAL[0]: -780, MATERIAL[1]: -60, MATERIAL[3]: -500, MATERIAL[4]: -260,
+    MATERIAL[5]: 40,
 }
 
 
@@ -536,6 +570,9 @@ SELF_TEST_EXPECTED_BLUE = {
     "2g its front-row pieces that never moved in the game": 2, "2h   Bombs among them": 2,
     RAIDS[0][0]: 1, RAIDS[0][1]: 1, RAIDS[0][2]: 1, RAIDS[1][0]: 0,
     BLUFFS[0][0]: 0, BLUFFS[1][0]: 1, BLUFFS[1][1]: 0,
+    # Our Sergeant on its shown Scout +30 (6f), its hidden General on our Marshal +300
+    # (6d), our seen Marshal on the Bomb -400 (6e).
+    MATERIAL[0]: -70, MATERIAL[3]: 300, MATERIAL[4]: -400, MATERIAL[5]: 30,
 }
 
 
