@@ -80,6 +80,7 @@ import ucc_losses  # noqa: E402  (the manager log's replay and a game's result)
 from ucc_bomb_calibration import square  # noqa: E402  (manager square -> protocol square)
 
 STRENGTH = ucc_losses.STRENGTH
+VALUE = ucc_losses.VALUE  # the engine's piece values (the Flag 0: taking it ends the game)
 NAME = {"1": "Marshal", "2": "General", "3": "Colonel", "4": "Major", "5": "Captain",
         "6": "Lieutenant", "7": "Sergeant", "8": "Miner", "9": "Scout", "s": "Spy",
         "B": "Bomb", "F": "Flag"}
@@ -108,9 +109,6 @@ MATERIAL = ("6a material in fights, ours minus its (sum)",
             "6d   its other attacks (sum)",
             "6e   our top piece attacking its unmoved hidden ones (sum)",
             "6f   our other attacks (sum)")
-# Piece values for 6, the engine's (a Flag taken ends the game, and counts nothing).
-VALUE = {"1": 400, "2": 300, "3": 200, "4": 150, "5": 100, "6": 60, "7": 40, "8": 60,
-         "9": 30, "s": 100, "B": 20, "F": 0}
 BLUFFS = (("4m its approaches by hidden pieces", "4n   bluffs (a weaker piece)",
            "4o   we fled", "4p   we called"),
           ("4q our approaches by hidden pieces", "4r   bluffs (a weaker piece)",
@@ -302,9 +300,7 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                     c["3e   pieces our ambushed pieces had taken (sum)"] += took[id(dfd)]
                     c["3f   right after our piece took one"] += last_took.get(id(dfd)) == i - 1
             # 6. material: what the fight won us minus what it cost, by kind of fight.
-            lost = [q for q, died in ((att, how in ("DIES", "BOTHDIE")),
-                                      (dfd, how in ("KILLS", "BOTHDIE"))) if died]
-            change = sum(VALUE[q["p"]] * (-1 if q["c"] == me else 1) for q in lost)
+            change = VALUE[other["p"]] * other_died - VALUE[mine["p"]] * mine_died
             c[MATERIAL[0]] += change
             if ours_att:
                 kind = 4 if att["p"] in "123" and not p["dfd_seen"] and not p["dfd_moved"] else 5
