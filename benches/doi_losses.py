@@ -62,11 +62,10 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
 5. The Spy: our Marshal lost to the enemy Spy, by whether the Spy had moved and had been
    seen before.
 6. Material: every fight's value of the enemy pieces it removed minus that of ours (the
-   engine's piece values: Marshal 400, General 300, Colonel 200, Major 150, Captain and
-   Spy 100, Lieutenant and Miner 60, Sergeant 40, Scout 30, Bomb 20, the Flag 0), summed
-   in one of five kinds: its seen Colonel, General or Marshal attacking our hidden
-   pieces, or our seen ones; its other attacks; our Colonel, General or Marshal attacking
-   its unmoved hidden pieces; our other attacks.
+   engine's piece values, `ucc_losses.VALUE`; the Flag 0), summed in one of five kinds:
+   its seen Colonel, General or Marshal attacking our hidden pieces, or our seen ones; its
+   other attacks; our Colonel, General or Marshal attacking its unmoved hidden pieces; our
+   other attacks.
 """
 import argparse
 import os
