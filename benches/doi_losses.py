@@ -406,20 +406,6 @@ def report(title, c, dist):
                                          statistics.median(d), len(d)))
 
 
-def games(roots):
-    for root in roots:
-        for opp in sorted(os.listdir(root)):
-            d = os.path.join(root, opp)
-            if not os.path.isdir(d):
-                continue
-            logs = [f for f in os.listdir(d) if f.endswith(".log")]
-            for f in sorted(logs, key=lambda f: (len(f), f)):
-                log = os.path.join(d, f)
-                res = ucc_losses.result(log[:-4] + ".out", log)
-                if res is not None:
-                    yield opp, f[:-4], res, log
-
-
 def short(c):
     """The per-game line: the main counts."""
     g = c.get
@@ -610,7 +596,7 @@ def main():
     total = {"W": Counter(), "L": Counter()}
     dists = {"W": Counter(), "L": Counter()}
     n = Counter()
-    for opp, i, res, log in games(a.dirs):
+    for opp, i, res, log in ucc_losses.finished_games(a.dirs):
         ev = [] if a.events else None
         c, dist = analyse(open(log).read().splitlines(), log, beliefs, ev)
         total[res].update(c)

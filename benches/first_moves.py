@@ -19,7 +19,7 @@ import sys
 from collections import Counter
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import ucc_losses  # noqa: E402  (setups, moves, result, VALUE: the manager log's replay)
+import ucc_losses  # noqa: E402  (finished_games, setups, moves, VALUE: the manager log's replay)
 
 KINDS = ("had just captured there", "had just stepped there", "stood there")
 
@@ -60,19 +60,6 @@ def table(c, games):
         out.append("victims that had just captured, what they had taken (%s): %d (%.0f a game)"
                    % (name, t, t / max(games, 1)))
     return "\n".join(out)
-
-
-def logs(roots):
-    for root in roots:
-        for opp in sorted(os.listdir(root)):
-            d = os.path.join(root, opp)
-            if not os.path.isdir(d):
-                continue
-            for f in sorted(os.listdir(d)):
-                if f.endswith(".log"):
-                    out = os.path.join(d, f[:-4] + ".out")
-                    if ucc_losses.result(out, os.path.join(d, f)) is not None:
-                        yield os.path.join(d, f)
 
 
 # A hand-made game (Marshal red; x to the right, y from red's back row): red's Captain
@@ -125,7 +112,7 @@ def main():
         print(__doc__.strip())
         return 2
     c, n = Counter(), 0
-    for path in logs(args):
+    for _opp, _i, _res, path in ucc_losses.finished_games(args):
         count(open(path).read().splitlines(), c)
         n += 1
     print(table(c, n))

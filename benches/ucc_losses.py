@@ -44,6 +44,23 @@ def result(out_path, log_path):
     return res if res in ("W", "L") else None
 
 
+def finished_games(roots):
+    """Every finished game of the ladder folders `roots` (<opponent>/<i>.log), in the order
+    of the opponents' names and then of the game numbers: (opponent, game number as text,
+    'W' or 'L', log path)."""
+    for root in roots:
+        for opp in sorted(os.listdir(root)):
+            d = os.path.join(root, opp)
+            if not os.path.isdir(d):
+                continue
+            logs = [f for f in os.listdir(d) if f.endswith(".log")]
+            for f in sorted(logs, key=lambda f: (len(f), f)):
+                log = os.path.join(d, f)
+                res = result(log[:-4] + ".out", log)
+                if res is not None:
+                    yield opp, f[:-4], res, log
+
+
 def outranked(board, me, piece, x, y, reach):
     """Whether a seen enemy piece (of `me`'s opponent) that outranks `piece` stands within
     `reach` steps of (x, y)."""
