@@ -19,7 +19,9 @@ ends in /marshal) it finds two kinds of moments and asks the engine what it beli
   would take or trade with it if it attacked; true: whether it would.
 
 Both are printed by the rank of Marshal's piece, with the counts summed over the moments
-(a calibrated belief has predicted close to true). The two tables are what the tracker's
+(a calibrated belief has predicted close to true). Last, at the same moments as the
+second, every unmoved unseen enemy piece: the belief's chance that it is a Colonel or
+better, binned by that chance, against how many were. The two tables are what the tracker's
 APPROACH and STAY tables were checked against (src/belief/tracker.rs).
 """
 import argparse
@@ -37,6 +39,9 @@ ENGINE = {"1": "M", "2": "9", "3": "8", "4": "7", "5": "6", "6": "5", "7": "4", 
           "9": "2", "s": "S", "B": "B", "F": "F"}
 NAME = {v: k for k, v in ENGINE.items()}
 STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+# A Colonel or better (manager ranks), and the bins of the unmoved pieces' chance of one.
+TOP = ("1", "2", "3")
+BINS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 1.01)
 
 
 def square(x, y):
@@ -86,6 +91,9 @@ def moments(lines):
             att["seen"] = True  # only a Scout moves that far
         if mover_is_me and ply // 10 > sampled:
             sampled = ply // 10
+            for (x, y), e in list(board.items()):
+                if e["c"] != me and not e["moved"] and not e["seen"]:
+                    out.append(("unmoved", ply, square(x, y), None, e["p"]))
             for (x, y), q in list(board.items()):
                 if q["c"] != me or not q["seen"] or q["p"] in "BFs89":
                     continue
@@ -130,6 +138,13 @@ def tally(events, beliefs_at):
         bel = beliefs_at(ply).get(sq)
         if bel is None:
             continue
+        if kind == "unmoved":
+            p = sum(c for r, c in bel.items() if r in NAME and NAME[r] in TOP)
+            b = next(i for i in range(len(BINS) - 1) if p < BINS[i + 1])
+            t[(kind, b)][0] += 1
+            t[(kind, b)][1] += p
+            t[(kind, b)][2] += int(theirs in TOP)
+            continue
         test = beats if kind == "approach" else takes_or_trades
         p = sum(c for r, c in bel.items() if r in NAME and test(NAME[r], ours))
         for key in ((kind, ours), (kind, "all")):
@@ -153,6 +168,13 @@ def report(t, games):
             if n:
                 out.append("  %-9s %6d %9.1f (%.2f) %9d (%.2f)" % (
                     "all" if r == "all" else ENGINE[r], n, p, p / n, tr, tr / n))
+    out.append("an unmoved unseen piece at those moments: is it a Colonel or better?")
+    out.append("  %-11s %7s %16s %16s" % ("chance", "n", "predicted", "true"))
+    for b in range(len(BINS) - 1):
+        n, p, tr = t[("unmoved", b)]
+        if n:
+            out.append("  %.2f-%.2f %8d %9.1f (%.3f) %8d (%.3f)" % (
+                BINS[b], min(BINS[b + 1], 1.0), n, p, p / n, tr, tr / n))
     return "\n".join(out)
 
 
@@ -170,7 +192,12 @@ def self_test():
              "5 BLU: 9 8 UP OK", "6 RED: 0 0 DOWN OK"]
     ev, me = moments(lines)
     assert me == "R", me
-    assert ev == [("approach", 4, "e6", "4", "3"), ("beside", 10, "g7", "4", "5")], ev
+    unmoved = [e for e in ev if e[0] == "unmoved"]
+    assert [e for e in ev if e[0] != "unmoved"] == [
+        ("approach", 4, "e6", "4", "3"), ("beside", 10, "g7", "4", "5")], ev
+    # At ply 0 all five Blue pieces stand unmoved; at ply 10 the Captain and the Flag.
+    assert sorted((e[1], e[4]) for e in unmoved) == [
+        (0, "3"), (0, "5"), (0, "9"), (0, "9"), (0, "F"), (10, "5"), (10, "F")], unmoved
     assert square(9, 0) == "a1" and square(0, 9) == "j10"
     assert beats("s", "1") and not beats("1", "B") and beats("8", "B") and not beats("5", "4")
     assert takes_or_trades("4", "4") and not takes_or_trades("5", "4")
@@ -180,6 +207,9 @@ def self_test():
     assert t[("approach", "4")] == [2, 0.5, 1], t[("approach", "4")]
     assert t[("beside", "4")] == [1, 0.5, 1], t[("beside", "4")]
     assert t[("approach", "all")] == [2, 0.5, 1]
+    t = tally([("unmoved", 0, "e6", None, "3"), ("unmoved", 0, "f5", None, "5")],
+              lambda ply: {"e6": {"8": 0.5, "2": 0.5}, "f5": {"9": 0.015, "6": 0.985}})
+    assert t[("unmoved", 6)] == [1, 0.5, 1] and t[("unmoved", 1)] == [1, 0.015, 0], dict(t)
     print("self-test passed")
 
 
