@@ -26,14 +26,15 @@ APPROACH and STAY tables were checked against (src/belief/tracker.rs).
 """
 import argparse
 import os
-import subprocess
 import sys
 from collections import defaultdict
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doi_losses  # noqa: E402  (Beliefs: the engine asked at a ply of a log; beats)
 import ucc_losses  # noqa: E402  (finished_games, setups, moves: the manager log's replay)
+from ucc_bomb_calibration import square  # noqa: E402  (manager square -> engine square)
 
-STRENGTH = dict(ucc_losses.STRENGTH, B=0, F=0)
+STRENGTH = ucc_losses.STRENGTH
 # Manager rank characters -> the engine's (`beliefs` prints the engine's).
 ENGINE = {"1": "M", "2": "9", "3": "8", "4": "7", "5": "6", "6": "5", "7": "4", "8": "3",
           "9": "2", "s": "S", "B": "B", "F": "F"}
@@ -44,23 +45,10 @@ TOP = ("1", "2", "3")
 BINS = (0.0, 0.01, 0.02, 0.05, 0.1, 0.2, 0.4, 1.01)
 
 
-def square(x, y):
-    """The engine's name of the manager's square (x, y): the manager's x runs from file j
-    to file a, its y from rank 1 (Red's back row) up."""
-    return "abcdefghij"[9 - x] + str(y + 1)
-
-
 def beats(a, d):
-    """Whether manager rank `a` wins attacking `d` (the default rules)."""
-    if a in "BF":
-        return False
-    if d == "B":
-        return a == "8"
-    if d == "F":
-        return True
-    if a == "s" and d == "1":
-        return True
-    return STRENGTH[a] > STRENGTH[d]
+    """Whether manager rank `a` wins attacking `d` (the default rules; Bombs and Flags
+    never attack)."""
+    return a not in "BF" and doi_losses.beats(a, d)
 
 
 def takes_or_trades(a, d):
@@ -110,24 +98,6 @@ def moments(lines):
                 out.append(("approach", ply + 1, square(*to), k, att["p"]))
         ply += 1
     return out, me
-
-
-def believe(marshal, log, side, ply, cache):
-    """The engine's beliefs ({square: {engine rank: chance}}) at `ply` of `log`."""
-    key = (log, side, ply)
-    if key not in cache:
-        cmds = subprocess.run([marshal, "convert", "--to", "commands", "--side", side,
-                               "--ply", str(ply), log], capture_output=True, text=True,
-                              check=True).stdout
-        res = subprocess.run([marshal], input=cmds + "beliefs\nquit\n", capture_output=True,
-                             text=True, check=True).stdout
-        bel = {}
-        for line in res.splitlines():
-            w = line.split()
-            if line.startswith("info string belief ") and len(w) > 4:
-                bel[w[3]] = {kv.split(":")[0]: float(kv.split(":")[1]) for kv in w[4:]}
-        cache[key] = bel
-    return cache[key]
 
 
 def tally(events, beliefs_at):
@@ -224,6 +194,7 @@ def main():
         return
     if not a.marshal or not a.dirs:
         ap.error("give --marshal and at least one ladder folder")
+    engine = doi_losses.Beliefs(a.marshal)
     total = defaultdict(lambda: [0, 0.0, 0])
     games = 0
     for _opp, _n, _res, log in ucc_losses.finished_games(a.dirs):
@@ -233,9 +204,13 @@ def main():
         if me is None:
             continue
         games += 1
-        side = "red" if me == "R" else "blue"
         cache = {}
-        t = tally(ev, lambda ply: believe(a.marshal, log, side, ply, cache))
+
+        def beliefs_at(ply):
+            if ply not in cache:
+                cache[ply] = engine.at(log, me, ply)
+            return cache[ply]
+        t = tally(ev, beliefs_at)
         for k, v in t.items():
             for i in range(3):
                 total[k][i] += v[i]
