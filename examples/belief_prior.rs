@@ -1,11 +1,22 @@
-//! Writes the classic belief prior table (`src/belief/prior_classic.txt`) from the Gravon
-//! human setups: `cargo run --release --example belief_prior > src/belief/prior_classic.txt`
-//! uses the built-in copy (`data/`); a file argument reads another Gravon classic file.
+//! Writes the classic belief prior tables from the Gravon human setups: `cargo run
+//! --release --example belief_prior > src/belief/prior_classic.txt` (the counts per slot)
+//! and `cargo run --release --example belief_prior -- --mixture >
+//! src/belief/prior_classic_mix.txt` (the setup styles) use the built-in copy (`data/`);
+//! a file argument reads another Gravon classic file.
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let (name, text) = match std::env::args().nth(1) {
+    let mut mixture = false;
+    let mut path = None;
+    for a in std::env::args().skip(1) {
+        if a == "--mixture" {
+            mixture = true;
+        } else {
+            path = Some(a);
+        }
+    }
+    let (name, text) = match path {
         None => (
             marshal::data::CLASSIC_NAME.to_string(),
             marshal::data::classic_human_setups().to_string(),
@@ -18,7 +29,12 @@ fn main() -> ExitCode {
             }
         },
     };
-    match marshal::belief::prior::table_text(&text) {
+    let table = if mixture {
+        marshal::belief::prior::mixture_text(&text)
+    } else {
+        marshal::belief::prior::table_text(&text)
+    };
+    match table {
         Ok(t) => {
             print!("{t}");
             ExitCode::SUCCESS

@@ -9,6 +9,18 @@
 //! cargo run --release --example belief_prior > src/belief/prior_classic.txt
 //! ```
 //!
+//! Classic also has a mixture of setup styles (`prior_classic_mix.txt`, learnt from the
+//! same training lines by expectation-maximisation: `MIX_STYLES` styles, in each the
+//! ranks of the slots independent). What the game has shown of the enemy's setup (the
+//! ranks seen at their start squares, the pieces that moved and so are no Bomb or Flag)
+//! weighs each style by how well it explains it, and the piece's prior is the weighted
+//! mix of the styles' tables at its square ([`Mixture`]): Bombs met on one side make
+//! the Flag and the other Bombs likelier there. Regenerate it with
+//!
+//! ```text
+//! cargo run --release --example belief_prior -- --mixture > src/belief/prior_classic_mix.txt
+//! ```
+//!
 //! Every other variant (compact, duel, barrage, custom armies) counts the setups of our
 //! own generator (`crate::setup`, which follows the tips and the human tables), drawn with
 //! a fixed seed the first time the variant is used, and mixes in the army's rank shares so
@@ -17,11 +29,30 @@
 use crate::rules::piece::NUM_RANKS;
 use crate::rules::{Color, Rank, Setup, Square, Variant, VariantKind};
 use rand::rngs::StdRng;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The classic table: `row col` then counts in `Rank::ALL` order, one line per square.
 const CLASSIC_TABLE: &str = include_str!("prior_classic.txt");
+/// The classic mixture table: per style a `style <setups>` line, then one line per slot as in
+/// `CLASSIC_TABLE` (expected counts, one decimal).
+const CLASSIC_MIXTURE: &str = include_str!("prior_classic_mix.txt");
+/// Setup styles in the classic mixture: on setups outside the training data (the held-out
+/// lines not also among the training lines), 32 styles predict the unmoved pieces about as
+/// well as on the training lines' own repeats, where more styles begin to recall
+/// individual setups (`benches/HISTORY.md`).
+pub const MIX_STYLES: usize = 32;
+/// The power the facts' likelihoods are raised to when they weigh the styles: within a
+/// style the slots are not independent, and a setup seldom is one style, so full weight
+/// makes the mix too sure once many pieces are known. Replayed over 60 games against
+/// Demon of Ignorance and 71 against four UCC 2012 AIs (`marshal calibrate --records`),
+/// the full belief's log-loss was 1.8418 and 1.7907 with one style, 1.8273 and 1.8049 at
+/// power 1, 1.8074 and 1.7707 at 0.5, 1.8122 and 1.7663 at 0.3.
+const MIX_TEMPER: f64 = 0.5;
+/// Expectation-maximisation rounds that learn the mixture.
+const MIX_ROUNDS: usize = 40;
+/// Weight of the army's rank shares in one style's table, in setups.
+const MIX_SMOOTHING: f64 = 20.0;
 /// Weight of the army's rank shares in the classic prior, in setups (of about 29,000):
 /// keeps a rank that humans never put on a square possible there.
 const CLASSIC_SMOOTHING: f64 = 60.0;
@@ -38,6 +69,93 @@ pub struct Prior {
     files: u8,
     rows: u8,
     p: Vec<[f32; NUM_RANKS]>,
+    /// Setup styles (classic only).
+    mix: Option<Mixture>,
+}
+
+/// One style's weight in setups and its expected rank counts per slot.
+type StyleCounts = (f64, Vec<[f64; NUM_RANKS]>);
+
+/// Setup styles: a share and a rank table per slot for each (see the module docs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mixture {
+    /// Log share of each style.
+    log_share: Vec<f64>,
+    /// P(rank | slot, style), by style then slot (`row * files + col`).
+    p: Vec<Vec<[f32; NUM_RANKS]>>,
+}
+
+impl Mixture {
+    fn from_counts(v: &Variant, styles: &[StyleCounts]) -> Mixture {
+        let size = v.army_size().max(1) as f64;
+        let total: f64 = styles.iter().map(|(n, _)| n).sum::<f64>().max(1e-9);
+        let p = styles
+            .iter()
+            .map(|(n, counts)| {
+                counts
+                    .iter()
+                    .map(|c| {
+                        let mut row = [0f32; NUM_RANKS];
+                        for r in Rank::ALL {
+                            let k = r.index();
+                            let a = v.army[k] as f64 / size;
+                            row[k] = ((c[k] + MIX_SMOOTHING * a) / (n + MIX_SMOOTHING)) as f32;
+                        }
+                        row
+                    })
+                    .collect()
+            })
+            .collect();
+        Mixture {
+            log_share: styles.iter().map(|(n, _)| (n.max(1e-3) / total).ln()).collect(),
+            p,
+        }
+    }
+
+    /// Number of styles.
+    pub fn styles(&self) -> usize {
+        self.p.len()
+    }
+
+    /// The log-chance under style `k` that slot `slot` holds one of the ranks of `mask`.
+    pub fn term(&self, k: usize, slot: usize, mask: u16) -> f64 {
+        let row = &self.p[k][slot];
+        let mut s = 0f64;
+        for r in Rank::ALL {
+            if mask & (1 << r.index()) != 0 {
+                s += row[r.index()] as f64;
+            }
+        }
+        s.max(1e-12).ln()
+    }
+
+    /// What one fact adds to style `k`'s log-weight: `term` tempered by `MIX_TEMPER`.
+    pub fn fact(&self, k: usize, slot: usize, mask: u16) -> f64 {
+        MIX_TEMPER * self.term(k, slot, mask)
+    }
+
+    /// Each style's log-weight (unnormalised) given `facts`: the slots whose rank is known
+    /// to be one of a set.
+    pub fn log_weights(&self, facts: &[(usize, u16)]) -> Vec<f64> {
+        (0..self.styles())
+            .map(|k| self.log_share[k] + facts.iter().map(|&(s, m)| self.fact(k, s, m)).sum::<f64>())
+            .collect()
+    }
+
+    /// The prior of slot `slot` under log-weights `logw` (any scale).
+    pub fn at(&self, logw: &[f64], slot: usize) -> [f32; NUM_RANKS] {
+        let top = logw.iter().copied().fold(f64::MIN, f64::max);
+        let mut out = [0f64; NUM_RANKS];
+        let mut sum = 0f64;
+        for (k, &lw) in logw.iter().enumerate() {
+            let w = (lw - top).exp();
+            sum += w;
+            for (o, &x) in out.iter_mut().zip(&self.p[k][slot]) {
+                *o += w * x as f64;
+            }
+        }
+        out.map(|x| (x / sum.max(1e-300)) as f32)
+    }
 }
 
 impl Prior {
@@ -58,7 +176,12 @@ impl Prior {
     fn build(v: &Variant) -> Prior {
         if v.kind == VariantKind::Classic {
             if let Ok(counts) = parse_table(CLASSIC_TABLE) {
-                return Prior::from_counts(v, &counts, CLASSIC_SMOOTHING);
+                let mut p = Prior::from_counts(v, &counts, CLASSIC_SMOOTHING);
+                match parse_mixture(CLASSIC_MIXTURE) {
+                    Ok(styles) => p.mix = Some(Mixture::from_counts(v, &styles)),
+                    Err(e) => tracing::warn!("the classic mixture table does not parse ({e}); using one style"),
+                }
+                return p;
             }
             tracing::warn!("the classic prior table does not parse; using the generic prior");
         }
@@ -93,6 +216,22 @@ impl Prior {
             files: v.files,
             rows: v.setup_rows,
             p,
+            mix: None,
+        }
+    }
+
+    /// The setup styles, where the variant has them.
+    pub fn mixture(&self) -> Option<&Mixture> {
+        self.mix.as_ref()
+    }
+
+    /// The slot index (`row * files + col`) of the piece of `color` that started on `sq`.
+    pub fn slot_index(&self, color: Color, sq: Square, v: &Variant) -> Option<usize> {
+        match slot(v, color, sq) {
+            Some((row, col)) if row < self.rows && col < self.files => {
+                Some(row as usize * self.files as usize + col as usize)
+            }
+            _ => None,
         }
     }
 
@@ -178,6 +317,139 @@ fn parse_table(text: &str) -> Result<Vec<[u32; NUM_RANKS]>, String> {
     Ok(t)
 }
 
+/// Reads the text form of the classic mixture (see `mixture_text`): per style its weight
+/// in setups and expected counts per slot.
+fn parse_mixture(text: &str) -> Result<Vec<StyleCounts>, String> {
+    let v = Variant::CLASSIC;
+    let slots = v.zone_size();
+    let mut styles: Vec<StyleCounts> = Vec::new();
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        if let Some(rest) = line.strip_prefix("style ") {
+            let n: f64 = rest.trim().parse().map_err(|_| format!("bad style line '{line}'"))?;
+            styles.push((n, Vec::with_capacity(slots)));
+            continue;
+        }
+        let Some((_, rows)) = styles.last_mut() else {
+            return Err(format!("line '{line}' before any style"));
+        };
+        let nums: Vec<f64> = line
+            .split_whitespace()
+            .map(|x| x.parse().map_err(|_| format!("bad number '{x}' in '{line}'")))
+            .collect::<Result<_, _>>()?;
+        if nums.len() != 2 + NUM_RANKS {
+            return Err(format!("line '{line}' does not have {} numbers", 2 + NUM_RANKS));
+        }
+        let i = nums[0] as usize * v.files as usize + nums[1] as usize;
+        if i != rows.len() || nums[0] as u8 >= v.setup_rows || nums[1] as u8 >= v.files {
+            return Err(format!("line '{line}' is out of order"));
+        }
+        let mut c = [0f64; NUM_RANKS];
+        c.copy_from_slice(&nums[2..]);
+        rows.push(c);
+    }
+    if styles.is_empty() || styles.iter().any(|(_, r)| r.len() != slots) {
+        return Err("a style misses slots".into());
+    }
+    Ok(styles)
+}
+
+/// The classic mixture (the contents of `prior_classic_mix.txt`) learnt from the training
+/// lines of a Gravon classic setup file by expectation-maximisation over `MIX_STYLES`
+/// styles (seeded: the same file gives the same table).
+pub fn mixture_text(gravon_file: &str) -> Result<String, String> {
+    let v = Variant::CLASSIC;
+    let slots = v.zone_size();
+    let cols = v.files as usize;
+    let mut setups: Vec<Vec<usize>> = Vec::new();
+    for (i, line) in gravon_file.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        if held_out(i) {
+            continue;
+        }
+        let s = crate::formats::gravon::parse_gravon(line, &v).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let mut ranks = vec![0usize; slots];
+        for (j, r) in ranks.iter_mut().enumerate() {
+            *r = s.at(j / cols, j % cols).map_or(0, |r| r.index());
+        }
+        setups.push(ranks);
+    }
+    let k_n = MIX_STYLES;
+    let n = setups.len();
+    // Start from random responsibilities (seeded), then alternate.
+    let mut rng = StdRng::seed_from_u64(0x57_11e5);
+    let mut resp: Vec<Vec<f64>> = (0..n)
+        .map(|_| {
+            let mut r: Vec<f64> = (0..k_n).map(|_| rng.gen::<f64>() + 0.05).collect();
+            let s: f64 = r.iter().sum();
+            r.iter_mut().for_each(|x| *x /= s);
+            r
+        })
+        .collect();
+    let mut styles: Vec<StyleCounts> = Vec::new();
+    for round in 0..=MIX_ROUNDS {
+        styles = (0..k_n).map(|_| (0.0, vec![[0f64; NUM_RANKS]; slots])).collect();
+        for (s, r) in setups.iter().zip(&resp) {
+            for (k, &w) in r.iter().enumerate() {
+                styles[k].0 += w;
+                for (slot, &rank) in s.iter().enumerate() {
+                    styles[k].1[slot][rank] += w;
+                }
+            }
+        }
+        if round == MIX_ROUNDS {
+            break;
+        }
+        let mix = Mixture::from_counts(&v, &styles);
+        let logp: Vec<Vec<Vec<f64>>> = mix
+            .p
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .map(|row| row.iter().map(|&x| (x as f64).max(1e-12).ln()).collect())
+                    .collect()
+            })
+            .collect();
+        for (s, r) in setups.iter().zip(resp.iter_mut()) {
+            let mut l: Vec<f64> = (0..k_n)
+                .map(|k| {
+                    mix.log_share[k]
+                        + s.iter()
+                            .enumerate()
+                            .map(|(slot, &rank)| logp[k][slot][rank])
+                            .sum::<f64>()
+                })
+                .collect();
+            let top = l.iter().copied().fold(f64::MIN, f64::max);
+            l.iter_mut().for_each(|x| *x = (*x - top).exp());
+            let sum: f64 = l.iter().sum();
+            for (x, y) in r.iter_mut().zip(&l) {
+                *x = y / sum;
+            }
+        }
+    }
+    let mut out = String::new();
+    out.push_str("# Setup styles of the human classic setups (Gravon) that the belief prior mixes:\n");
+    out.push_str("# the training lines of data/classic-human-setups.txt(.gz), as for prior_classic.txt.\n");
+    out.push_str(
+        "# Regenerate: cargo run --release --example belief_prior -- --mixture > src/belief/prior_classic_mix.txt\n",
+    );
+    out.push_str(&format!("# setups {n}, styles {k_n}, rounds {MIX_ROUNDS}\n"));
+    out.push_str(
+        "# per style: 'style <setups>', then row (0 = back) col, expected counts of F S 2 3 4 5 6 7 8 9 M B\n",
+    );
+    for (w, rows) in &styles {
+        out.push_str(&format!("style {w:.1}\n"));
+        for (slot, c) in rows.iter().enumerate() {
+            let nums: Vec<String> = c.iter().map(|x| format!("{x:.1}")).collect();
+            out.push_str(&format!("{} {} {}\n", slot / cols, slot % cols, nums.join(" ")));
+        }
+    }
+    Ok(out)
+}
+
 /// Is line `index` (0-based, over the non-empty lines of the human file) held out of the
 /// prior's training data?
 pub fn held_out(index: usize) -> bool {
@@ -260,6 +532,104 @@ mod tests {
                 }
                 assert!((row.iter().sum::<f32>() - 1.0).abs() < 1e-3);
             }
+        }
+    }
+    /// Log-loss of the true ranks of the back two rows of held-out human setups, given the
+    /// front two rows: their movable pieces known to have moved, every other one of them
+    /// seen. The styles must beat the one table.
+    #[test]
+    fn styles_predict_held_out_setups_better_than_one_table() {
+        let v = Variant::CLASSIC;
+        let p = Prior::for_variant(&v);
+        let mix = p.mixture().expect("classic has styles");
+        assert_eq!(mix.styles(), MIX_STYLES);
+        let text = crate::data::classic_human_setups();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let training: std::collections::HashSet<&str> = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !held_out(*i))
+            .map(|(_, l)| *l)
+            .collect();
+        let cols = v.files as usize;
+        let (mut one, mut styled, mut n) = (0f64, 0f64, 0usize);
+        for (i, line) in lines.iter().enumerate() {
+            if !held_out(i) || training.contains(line) {
+                continue;
+            }
+            let s = crate::formats::gravon::parse_gravon(line, &v).unwrap();
+            let rank = |slot: usize| s.at(slot / cols, slot % cols).unwrap();
+            let mut facts = Vec::new();
+            for slot in 2 * cols..4 * cols {
+                let r = rank(slot);
+                if r.is_movable() {
+                    let mask = if slot % 2 == 0 {
+                        1 << r.index()
+                    } else {
+                        crate::belief::MOVABLE
+                    };
+                    facts.push((slot, mask));
+                }
+            }
+            let w = mix.log_weights(&facts);
+            for slot in 0..2 * cols {
+                let r = rank(slot).index();
+                one -= (p.p[slot][r] as f64).ln();
+                styled -= (mix.at(&w, slot)[r] as f64).ln();
+                n += 1;
+            }
+            if n > 8_000 {
+                break;
+            }
+        }
+        let (one, styled) = (one / n as f64, styled / n as f64);
+        assert!(
+            styled < one - 0.01,
+            "styles {styled:.4} against one table {one:.4} over {n} slots"
+        );
+    }
+
+    /// On a file of two setups the styles learn both, and the pieces seen on one side of a
+    /// setup tell which of the two it is.
+    #[test]
+    fn styles_tell_two_setups_apart() {
+        let a = "DFIKFGDLFGDGHCDHIEDHBBEJDIJBEBGHDEDEBMBF";
+        let b = "HDGDHDGDFHDJEIEDILDEFGCEJHBBIDKEBBFBMBFG";
+        let file: String = (0..400)
+            .map(|i| if i % 2 == 0 { a } else { b })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let styles = parse_mixture(&mixture_text(&file).unwrap()).unwrap();
+        let v = Variant::CLASSIC;
+        let mix = Mixture::from_counts(&v, &styles);
+        let cols = v.files as usize;
+        let (sa, sb) = (
+            crate::formats::gravon::parse_gravon(a, &v).unwrap(),
+            crate::formats::gravon::parse_gravon(b, &v).unwrap(),
+        );
+        // Seen: the front row of `a` (row 3).
+        let facts: Vec<(usize, u16)> = (3 * cols..4 * cols)
+            .map(|slot| (slot, 1u16 << sa.at(3, slot % cols).unwrap().index()))
+            .collect();
+        let w = mix.log_weights(&facts);
+        let none = mix.log_weights(&[]);
+        for slot in 0..3 * cols {
+            let (ra, rb) = (
+                sa.at(slot / cols, slot % cols).unwrap(),
+                sb.at(slot / cols, slot % cols).unwrap(),
+            );
+            if ra == rb {
+                continue;
+            }
+            let (given, before) = (mix.at(&w, slot), mix.at(&none, slot));
+            assert!(
+                given[ra.index()] > given[rb.index()],
+                "slot {slot}: {ra:?} against {rb:?}"
+            );
+            assert!(
+                given[ra.index()] > before[ra.index()],
+                "slot {slot}: {ra:?} no likelier"
+            );
         }
     }
 }

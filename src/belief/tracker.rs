@@ -40,9 +40,9 @@
 //! ranks that give the observed outcome.
 
 use super::prior::Prior;
-use super::{Belief, RankMask, ALL_RANKS, NOT_FLAG};
+use super::{Belief, RankMask, ALL_RANKS, MOVABLE, NOT_FLAG};
 use crate::rules::piece::{resolve_combat, NUM_RANKS};
-use crate::rules::position::REVEALED;
+use crate::rules::position::{MOVED, REVEALED};
 use crate::rules::square::DIRS;
 use crate::rules::{Color, Combat, Move, Position, Rank, Square, Variant};
 
@@ -124,6 +124,9 @@ fn idle_stay() -> [f32; NUM_RANKS] {
 pub struct Evidence {
     /// Weigh ranks by the setup prior of each piece's start square.
     pub prior: bool,
+    /// Mix the setup styles by what the game has shown of the setup (where the variant has
+    /// them; `prior::Mixture`).
+    pub styles: bool,
     /// Weigh ranks by behaviour: the log-likelihoods of each channel (`CHANNELS`) are
     /// multiplied by these (0 = off).
     pub behaviour: [f32; CHANNELS],
@@ -148,11 +151,13 @@ impl Evidence {
     /// pieces unmoved all game.
     pub const FULL: Evidence = Evidence {
         prior: true,
+        styles: true,
         behaviour: [1.0, 1.0, 0.0, 1.0, 1.0],
     };
     /// The setup prior and the hard constraints, no behaviour.
     pub const PRIOR: Evidence = Evidence {
         prior: true,
+        styles: true,
         behaviour: [0.0; CHANNELS],
     };
 }
@@ -167,6 +172,8 @@ struct Info {
     mask: RankMask,
     /// The setup prior of its start square.
     prior: [f32; NUM_RANKS],
+    /// Its rank, once a fight showed it as it died.
+    dead_rank: Option<Rank>,
     /// Summed log-likelihood of its behaviour per rank, by channel.
     log: [[f32; NUM_RANKS]; CHANNELS],
     /// Enemy turns in a row it has stayed put (see the module docs on damping).
@@ -182,6 +189,7 @@ const BLANK: Info = Info {
     start: Square::from_index(0),
     mask: ALL_RANKS,
     prior: [1.0; NUM_RANKS],
+    dead_rank: None,
     log: [[0.0; NUM_RANKS]; CHANNELS],
     run: 0,
     moves: [0; CHANNELS],
@@ -242,6 +250,8 @@ pub struct Pending {
     /// The defender's identity and rank, for attacks.
     target: Option<(u8, Rank)>,
     captured_unknown: u8,
+    /// The enemy's captured pieces by rank (`Rank::index()`), before the move.
+    captured_before: [u8; NUM_RANKS],
     /// Behaviour log-likelihoods to add: identity, channel, per rank, whether the piece
     /// stayed.
     events: Vec<(u8, usize, [f32; NUM_RANKS], bool)>,
@@ -254,6 +264,8 @@ pub struct Pending {
 pub struct Tracker {
     us: Color,
     variant: Variant,
+    /// The setup prior (for its styles).
+    prior: std::sync::Arc<Prior>,
     pieces: Vec<Info>,
     /// Identities of the enemy pieces captured unseen, in order of capture.
     captured: Vec<u8>,
@@ -326,6 +338,7 @@ impl Tracker {
                 start: sq,
                 mask,
                 prior: prior.at(them, sq, &v),
+                dead_rank: None,
                 log: [[0.0; NUM_RANKS]; CHANNELS],
                 run: 0,
                 moves: [0; CHANNELS],
@@ -335,6 +348,7 @@ impl Tracker {
         Tracker {
             us,
             variant: v,
+            prior,
             pieces,
             captured: Vec::new(),
         }
@@ -365,6 +379,7 @@ impl Tracker {
             mover_rank: mover.map_or(Rank::Unknown, |p| p.rank()),
             target,
             captured_unknown: view.captured(them, Rank::Unknown),
+            captured_before: Rank::ALL.map(|r| view.captured(them, r)),
             events: Vec::new(),
             walk: None,
         };
@@ -635,6 +650,14 @@ impl Tracker {
             }
             if !survived && cap_now > pending.captured_unknown {
                 self.captured.push(eid);
+            } else if !survived {
+                // It died seen: the rank whose count of captured pieces grew.
+                let shown = Rank::ALL
+                    .into_iter()
+                    .find(|&r| after.captured(them, r) > pending.captured_before[r.index()]);
+                if let Some(info) = self.pieces.get_mut(eid as usize) {
+                    info.dead_rank = shown;
+                }
             }
         }
         if cap_now < pending.captured_unknown {
@@ -680,11 +703,20 @@ impl Tracker {
         for r in Rank::ALL {
             army[r.index()] = v.army[r.index()] as f32 / size;
         }
-        let weigh = |info: Option<&Info>| -> (RankMask, [f64; NUM_RANKS]) {
+        let styled = if e.prior && e.styles {
+            self.styled_priors(view)
+        } else {
+            Vec::new()
+        };
+        let weigh = |info: Option<&Info>, id: usize| -> (RankMask, [f64; NUM_RANKS]) {
             let Some(info) = info.filter(|i| i.known) else {
                 return (ALL_RANKS, army.map(|x| x as f64));
             };
-            let base = if e.prior { info.prior } else { [1.0; NUM_RANKS] };
+            let base = if !e.prior {
+                [1.0; NUM_RANKS]
+            } else {
+                styled.get(id).copied().flatten().unwrap_or(info.prior)
+            };
             let mut w = [0f64; NUM_RANKS];
             if e.behaviour.iter().any(|&b| b != 0.0) {
                 let mut log = [0f32; NUM_RANKS];
@@ -707,17 +739,86 @@ impl Tracker {
         let mut rows: Vec<(RankMask, [f64; NUM_RANKS])> = b
             .unknown
             .iter()
-            .map(|&(sq, _)| weigh(self.pieces.get(view.id_at(sq) as usize)))
+            .map(|&(sq, _)| {
+                let id = view.id_at(sq) as usize;
+                weigh(self.pieces.get(id), id)
+            })
             .collect();
         let n = b.captured_unknown as usize;
         let skip = self.captured.len().saturating_sub(n);
         for i in 0..n {
-            let info = self.captured.get(skip + i).and_then(|&id| self.pieces.get(id as usize));
-            let (m, w) = weigh(info);
+            let id = self.captured.get(skip + i).map_or(usize::MAX, |&id| id as usize);
+            let (m, w) = weigh(self.pieces.get(id), id);
             rows.push((m & NOT_FLAG, w));
         }
         b.set_rows(rows);
         b
+    }
+
+    /// Each followed piece's prior from the setup styles (by identity; `None` where the
+    /// variant has no styles or the piece started outside the zone): the styles weighed by
+    /// what the game has shown of the other pieces' start squares (seen ranks, moved
+    /// pieces no Bomb or Flag, pieces captured unseen no Flag, ranks ruled out in fights),
+    /// the piece's own showing left out, since its belief weighs that itself.
+    fn styled_priors(&self, view: &Position) -> Vec<Option<[f32; NUM_RANKS]>> {
+        let Some(mix) = self.prior.mixture() else {
+            return Vec::new();
+        };
+        let v = &self.variant;
+        let them = self.us.flip();
+        // What is known of each followed piece: its slot and the ranks it may have.
+        let mut known: Vec<Option<(usize, RankMask)>> = self
+            .pieces
+            .iter()
+            .map(|i| {
+                let slot = i.known.then(|| self.prior.slot_index(them, i.start, v)).flatten()?;
+                Some((slot, i.dead_rank.map_or(i.mask, |r| 1 << r.index())))
+            })
+            .collect();
+        let mut on_board = vec![false; known.len()];
+        for sq in v.squares() {
+            let Some(p) = view.piece_at(sq).filter(|p| p.color() == them) else {
+                continue;
+            };
+            let id = view.id_at(sq) as usize;
+            if let Some(Some((_, mask))) = known.get_mut(id) {
+                on_board[id] = true;
+                if p.rank() != Rank::Unknown {
+                    *mask = 1 << p.rank().index();
+                } else if view.flags_at(sq) & MOVED != 0 {
+                    *mask &= MOVABLE;
+                }
+            }
+        }
+        for &id in &self.captured {
+            if let Some(Some((_, mask))) = known.get_mut(id as usize) {
+                *mask &= NOT_FLAG;
+            }
+        }
+        let facts: Vec<(usize, RankMask)> = known
+            .iter()
+            .flatten()
+            .copied()
+            .filter(|&(_, m)| m != ALL_RANKS && m != 0)
+            .collect();
+        let all = mix.log_weights(&facts);
+        known
+            .iter()
+            .enumerate()
+            .map(|(id, k)| {
+                let &(slot, mask) = k.as_ref()?;
+                if !on_board[id] && !self.captured.contains(&(id as u8)) {
+                    return None;
+                }
+                let own = mask != ALL_RANKS && mask != 0;
+                let w: Vec<f64> = all
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &lw)| if own { lw - mix.fact(s, slot, mask) } else { lw })
+                    .collect();
+                Some(mix.at(&w, slot))
+            })
+            .collect()
     }
 }
 
