@@ -286,23 +286,32 @@ fn count(v: &Variant, setups: &[Setup]) -> Vec<[u32; NUM_RANKS]> {
     t
 }
 
+/// The lines of a table's text form that hold data (not empty, not `#` comments).
+fn table_lines(text: &str) -> impl Iterator<Item = &str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// The numbers of a slot line of a table: `row col` and one per rank.
+fn slot_numbers<T: std::str::FromStr>(line: &str) -> Result<Vec<T>, String> {
+    let nums: Vec<T> = line
+        .split_whitespace()
+        .map(|x| x.parse().map_err(|_| format!("bad number '{x}' in '{line}'")))
+        .collect::<Result<_, _>>()?;
+    if nums.len() != 2 + NUM_RANKS {
+        return Err(format!("line '{line}' does not have {} numbers", 2 + NUM_RANKS));
+    }
+    Ok(nums)
+}
+
 /// Reads the text form of a classic count table (see `table_text`).
 fn parse_table(text: &str) -> Result<Vec<[u32; NUM_RANKS]>, String> {
     let v = Variant::CLASSIC;
     let mut t = vec![[0u32; NUM_RANKS]; v.zone_size()];
     let mut seen = vec![false; t.len()];
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
-        let nums: Vec<u32> = line
-            .split_whitespace()
-            .map(|x| x.parse().map_err(|_| format!("bad number '{x}' in '{line}'")))
-            .collect::<Result<_, _>>()?;
-        if nums.len() != 2 + NUM_RANKS {
-            return Err(format!("line '{line}' does not have {} numbers", 2 + NUM_RANKS));
-        }
+    for line in table_lines(text) {
+        let nums: Vec<u32> = slot_numbers(line)?;
         let (row, col) = (nums[0] as usize, nums[1] as usize);
         if row >= v.setup_rows as usize || col >= v.files as usize {
             return Err(format!("slot {row} {col} is outside the zone"));
@@ -323,11 +332,7 @@ fn parse_mixture(text: &str) -> Result<Vec<StyleCounts>, String> {
     let v = Variant::CLASSIC;
     let slots = v.zone_size();
     let mut styles: Vec<StyleCounts> = Vec::new();
-    for line in text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-    {
+    for line in table_lines(text) {
         if let Some(rest) = line.strip_prefix("style ") {
             let n: f64 = rest.trim().parse().map_err(|_| format!("bad style line '{line}'"))?;
             styles.push((n, Vec::with_capacity(slots)));
@@ -336,13 +341,7 @@ fn parse_mixture(text: &str) -> Result<Vec<StyleCounts>, String> {
         let Some((_, rows)) = styles.last_mut() else {
             return Err(format!("line '{line}' before any style"));
         };
-        let nums: Vec<f64> = line
-            .split_whitespace()
-            .map(|x| x.parse().map_err(|_| format!("bad number '{x}' in '{line}'")))
-            .collect::<Result<_, _>>()?;
-        if nums.len() != 2 + NUM_RANKS {
-            return Err(format!("line '{line}' does not have {} numbers", 2 + NUM_RANKS));
-        }
+        let nums: Vec<f64> = slot_numbers(line)?;
         let i = nums[0] as usize * v.files as usize + nums[1] as usize;
         if i != rows.len() || nums[0] as u8 >= v.setup_rows || nums[1] as u8 >= v.files {
             return Err(format!("line '{line}' is out of order"));

@@ -795,22 +795,21 @@ impl Tracker {
                 *mask &= NOT_FLAG;
             }
         }
-        let facts: Vec<(usize, RankMask)> = known
-            .iter()
-            .flatten()
-            .copied()
-            .filter(|&(_, m)| m != ALL_RANKS && m != 0)
-            .collect();
+        // A mask that rules nothing out tells nothing (an empty one is a contradiction).
+        let tells = |m: RankMask| m != ALL_RANKS && m != 0;
+        let facts: Vec<(usize, RankMask)> = known.iter().flatten().copied().filter(|&(_, m)| tells(m)).collect();
         let all = mix.log_weights(&facts);
         known
             .iter()
             .enumerate()
             .map(|(id, k)| {
                 let &(slot, mask) = k.as_ref()?;
-                if !on_board[id] && !self.captured.contains(&(id as u8)) {
+                // Only the hidden pieces have a belief to weigh: those on the board and
+                // those captured unseen, whose rank is not known.
+                if mask.count_ones() == 1 || (!on_board[id] && !self.captured.contains(&(id as u8))) {
                     return None;
                 }
-                let own = mask != ALL_RANKS && mask != 0;
+                let own = tells(mask);
                 let w: Vec<f64> = all
                     .iter()
                     .enumerate()
