@@ -172,6 +172,66 @@ fn attack_gain(pos: &Position, m: Move) -> Option<i32> {
     })
 }
 
+/// Which enemy attacks on a piece of ours it has not seen it expects to lose by, by whether
+/// the piece has moved and the attacker's rank: a sampled world shows the enemy every rank
+/// of ours, which no opponent sees, so there its weak pieces would take our weak unseen
+/// ones as if it could tell them apart. Its odds are taken from the ranks of our unseen
+/// pieces by their numbers (a Bomb or the Flag only among the unmoved ones).
+fn blind_odds(world: &Position, us: Color) -> [[bool; NUM_RANKS]; 2] {
+    let mut count = [0f64; NUM_RANKS];
+    let mut unmoved = 0f64;
+    let mut bits = world.bb[us.index()][0];
+    while bits != 0 {
+        let sq = bits.trailing_zeros() as usize + crate::rules::square::STRIDE;
+        bits &= bits - 1;
+        if world.flags[sq] & REVEALED != 0 {
+            continue;
+        }
+        let r = (world.cells[sq] & RANK_MASK) as usize;
+        if r < NUM_RANKS {
+            count[r] += 1.0;
+            unmoved += f64::from(u8::from(world.flags[sq] & MOVED == 0));
+        }
+    }
+    let movable: f64 = Rank::ALL
+        .iter()
+        .filter(|r| r.is_movable())
+        .map(|r| count[r.index()])
+        .sum();
+    let (bombs, flags) = (count[Rank::Bomb.index()], count[Rank::Flag.index()]);
+    let mut out = [[false; NUM_RANKS]; 2];
+    if movable <= 0.0 {
+        return out;
+    }
+    let adv = world.rules.attacker_advantage;
+    let gain = |a: Rank, d: Rank| -> f64 {
+        let (va, vd) = (VALUES[a.index()] as f64, VALUES[d.index()] as f64);
+        match resolve_combat(a, d, adv) {
+            Combat::AttackerWins | Combat::FlagCaptured => vd,
+            Combat::BothDie => vd - va,
+            Combat::DefenderWins => -va,
+        }
+    };
+    for a in Rank::ALL.into_iter().filter(|r| r.is_movable()) {
+        for moved in [false, true] {
+            let share = if moved || unmoved <= 0.0 {
+                1.0
+            } else {
+                (1.0 - (bombs + flags) / unmoved).max(0.0)
+            };
+            let mut g = 0.0;
+            for d in Rank::ALL.into_iter().filter(|r| r.is_movable()) {
+                g += share * count[d.index()] / movable * gain(a, d);
+            }
+            if !moved && unmoved > 0.0 {
+                g += bombs / unmoved * gain(a, Rank::Bomb);
+            }
+            out[usize::from(moved)][a.index()] = g < 0.0;
+        }
+    }
+    out
+}
+
 /// Picks the best-scored move among `moves[i..]` and swaps it to `i`.
 #[inline]
 fn pick(moves: &mut [(i32, Move)], i: usize) {
@@ -203,6 +263,9 @@ struct Searcher<'a> {
     marg: Vec<Chances>,
     /// Whether any unseen enemy piece may be the Spy (root belief).
     spy_unseen: bool,
+    /// By whether the target has moved and the attacker's rank: the enemy's attacks on
+    /// pieces of ours it has not seen that it expects to lose by (`blind_odds`), left out.
+    blind: [[bool; NUM_RANKS]; 2],
     /// The range chance-node outcomes are clamped to, from our side: no loss is clamped;
     /// a win counts `WIN_IN_CHANCE` beyond the static score of the current world's root
     /// (or of an even position).
@@ -336,6 +399,7 @@ impl<'a> Searcher<'a> {
             us: Color::Red,
             marg: vec![[[0.0; NUM_RANKS]; 2]; IDS],
             spy_unseen: false,
+            blind: [[false; NUM_RANKS]; 2],
             chance_lo: -WIN,
             chance_hi: WIN_IN_CHANCE,
             gamble_lo: -WIN,
@@ -397,6 +461,24 @@ impl<'a> Searcher<'a> {
             self.marg[world.ids[sq.index()] as usize % IDS] = *p;
         }
         self.spy_unseen = unseen.iter().any(|(_, p)| p[0][Rank::Spy.index()] > 0.0);
+        self.blind = blind_odds(world, self.us);
+    }
+
+    /// Is `m` an enemy attack on a piece of ours it has not seen, at odds it would not
+    /// take (`blind`)? An attack on our Flag is always feared.
+    #[inline]
+    fn blind_attack(&self, pos: &Position, m: Move) -> bool {
+        if pos.side == self.us || m.rescue().is_some() {
+            return false;
+        }
+        let t = m.to().index();
+        let def = pos.cells[t];
+        if def == EMPTY || pos.flags[t] & REVEALED != 0 || (def & RANK_MASK) as usize == Rank::Flag.index() {
+            return false;
+        }
+        let moved = usize::from(pos.flags[t] & MOVED != 0);
+        let a = (pos.cells[m.from().index()] & RANK_MASK) as usize;
+        a < NUM_RANKS && self.blind[moved][a]
     }
 
     /// At an enemy node: the chance (root belief) that one of the unseen enemy pieces next
@@ -722,6 +804,9 @@ impl<'a> Searcher<'a> {
             self.bufs[ply] = moves;
             return end_score(pos, pos.game_end(), ply);
         }
+        if pos.side != self.us && moves.iter().any(|&(_, m)| !self.blind_attack(pos, m)) {
+            moves.retain(|&(_, m)| !self.blind_attack(pos, m));
+        }
         self.order(pos, &mut moves, ply);
         // The move that was best here last time goes first: the same scores, fewer nodes.
         let key = position_key(pos, false);
@@ -788,7 +873,7 @@ impl<'a> Searcher<'a> {
         moves.clear();
         pos.for_each_legal(|m| {
             // Our attacks on unseen pieces are chance events, left to the full-width search.
-            if m.rescue().is_none() && !self.attacks_unseen(pos, m) {
+            if m.rescue().is_none() && !self.attacks_unseen(pos, m) && !self.blind_attack(pos, m) {
                 if let Some(g) = attack_gain(pos, m) {
                     if g > 0 {
                         moves.push((g, m));
@@ -1550,6 +1635,51 @@ mod tests {
         let mut scores = [0; 2];
         assert!(s.root(&mut w, &[take, back], 2, &mut scores, &mut [0; 2]));
         scores
+    }
+
+    /// Red's root scores for its unseen Lieutenant taking a seen Sergeant and for its unseen
+    /// Spy stepping away from a seen Scout next to it, at depth 2 (`blind`: the enemy's
+    /// attacks at bad odds left out).
+    fn take_or_save_the_spy(blind: bool) -> [i32; 2] {
+        let pieces = [
+            ("a5", "b4'!"),
+            ("e5", "b2'!"),
+            ("j10", "bF"),
+            ("i10", "bB"),
+            ("j8", "bM'!"),
+            ("a4", "r5'"),
+            ("e4", "rS'"),
+            ("h2", "r6'"),
+            ("i2", "r7'"),
+            ("j2", "r8'"),
+            ("j1", "rM"),
+            ("a1", "rF"),
+            ("a2", "rB"),
+            ("b1", "rB"),
+        ];
+        let mut w = classic(&pieces, 'r', "full");
+        let take = Move::parse("a4a5").unwrap();
+        let flee = Move::parse("e4d4").unwrap();
+        let stop = AtomicBool::new(false);
+        let mut s = Searcher::new(&stop, Instant::now(), None, u64::MAX);
+        s.new_world(&w, &[]);
+        if !blind {
+            s.blind = [[false; NUM_RANKS]; 2];
+        }
+        let mut scores = [0; 2];
+        assert!(s.root(&mut w, &[take, flee], 2, &mut scores, &mut [0; 2]));
+        scores
+    }
+
+    #[test]
+    fn the_enemy_does_not_take_our_unseen_pieces_at_bad_odds() {
+        // In every world the enemy's Scout sees that our unseen piece beside it is the Spy.
+        // No opponent does: to it that piece is any of our five unseen movers, and a Scout
+        // loses to four of them. So our Lieutenant takes the Sergeant and the Spy stays.
+        let [take, flee] = take_or_save_the_spy(true);
+        assert!(take > flee, "take {take}, flee {flee}");
+        let [take, flee] = take_or_save_the_spy(false);
+        assert!(take < flee, "without: take {take}, flee {flee}");
     }
 
     #[test]
