@@ -164,12 +164,20 @@ fn attack_gain(pos: &Position, m: Move) -> Option<i32> {
     let (Some(a), Some(d)) = (crate::rules::Rank::from_index(ar), crate::rules::Rank::from_index(dr)) else {
         return Some(0);
     };
-    Some(match resolve_combat(a, d, pos.rules.attacker_advantage) {
+    Some(fight_gain(a, d, pos.rules.attacker_advantage))
+}
+
+/// What a fight of an `a` attacking a `d` gains the attacker in static values (`adv`: the
+/// attacker-advantage rule).
+#[inline]
+fn fight_gain(a: Rank, d: Rank, adv: bool) -> i32 {
+    let (va, vd) = (VALUES[a.index()], VALUES[d.index()]);
+    match resolve_combat(a, d, adv) {
         Combat::FlagCaptured => WIN,
-        Combat::AttackerWins => VALUES[dr],
-        Combat::BothDie => VALUES[dr] - VALUES[ar],
-        Combat::DefenderWins => -VALUES[ar],
-    })
+        Combat::AttackerWins => vd,
+        Combat::BothDie => vd - va,
+        Combat::DefenderWins => -va,
+    }
 }
 
 /// Which enemy attacks on a piece of ours it has not seen it expects to lose by, by whether
@@ -204,14 +212,7 @@ fn blind_odds(world: &Position, us: Color) -> [[bool; NUM_RANKS]; 2] {
         return out;
     }
     let adv = world.rules.attacker_advantage;
-    let gain = |a: Rank, d: Rank| -> f64 {
-        let (va, vd) = (VALUES[a.index()] as f64, VALUES[d.index()] as f64);
-        match resolve_combat(a, d, adv) {
-            Combat::AttackerWins | Combat::FlagCaptured => vd,
-            Combat::BothDie => vd - va,
-            Combat::DefenderWins => -va,
-        }
-    };
+    let gain = |a: Rank, d: Rank| f64::from(fight_gain(a, d, adv));
     for a in Rank::ALL.into_iter().filter(|r| r.is_movable()) {
         for moved in [false, true] {
             let share = if moved || unmoved <= 0.0 {
@@ -799,13 +800,21 @@ impl<'a> Searcher<'a> {
         }
         let mut moves = std::mem::take(&mut self.bufs[ply]);
         moves.clear();
-        pos.for_each_legal(|m| moves.push((0, m)));
+        // The enemy's attacks at bad odds are left out, unless nothing else is left.
+        let mut blind = false;
+        pos.for_each_legal(|m| {
+            if self.blind_attack(pos, m) {
+                blind = true;
+            } else {
+                moves.push((0, m));
+            }
+        });
+        if moves.is_empty() && blind {
+            pos.for_each_legal(|m| moves.push((0, m)));
+        }
         if moves.is_empty() {
             self.bufs[ply] = moves;
             return end_score(pos, pos.game_end(), ply);
-        }
-        if pos.side != self.us && moves.iter().any(|&(_, m)| !self.blind_attack(pos, m)) {
-            moves.retain(|&(_, m)| !self.blind_attack(pos, m));
         }
         self.order(pos, &mut moves, ply);
         // The move that was best here last time goes first: the same scores, fewer nodes.
