@@ -470,6 +470,7 @@ fn play_game(g: usize, a: &CalibrateArgs, v: &Variant, rules: Rules, setups: &Se
         let res = think_with(
             &views[side.index()],
             &belief,
+            None,
             &limits,
             Instant::now(),
             &stop,

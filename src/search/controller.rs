@@ -17,6 +17,8 @@ pub struct Job {
     pub view: Position,
     /// What the engine believes of the hidden ranks in `view`.
     pub belief: Belief,
+    /// What the enemy can tell of our unseen ranks in `view`, if followed.
+    pub exposure: Option<Belief>,
     pub limits: Limits,
     pub seed: u64,
     /// When the clock started (the `go` line was read).
@@ -57,6 +59,7 @@ impl SearchThread {
                     let result = think_with(
                         &job.view,
                         &job.belief,
+                        job.exposure.as_ref(),
                         &job.limits,
                         job.start,
                         &flag,

@@ -233,6 +233,37 @@ fn blind_odds(world: &Position, us: Color) -> [[bool; NUM_RANKS]; 2] {
     out
 }
 
+/// Marks one attacker rank per bit in the masks of `exposed_masks`; the top bit says the
+/// masks were set.
+const EXPOSED_SET: u16 = 1 << 15;
+
+/// The enemy's attacks on one piece of ours it has not seen that it expects to lose by,
+/// from what it can tell of that piece (`p`, the chance of each of our ranks), by attacker
+/// rank: as the piece stands, and should it have moved (Bombs and the Flag out). The
+/// Flag counts for nothing here: an attack on our Flag is always played where the world
+/// has it.
+fn exposed_masks(p: &[f64; NUM_RANKS], adv: bool) -> [u16; 2] {
+    let movable: f64 = Rank::ALL.iter().filter(|r| r.is_movable()).map(|r| p[r.index()]).sum();
+    let mut out = [EXPOSED_SET; 2];
+    for a in Rank::ALL.into_iter().filter(|r| r.is_movable()) {
+        let (mut still, mut moved) = (0.0, 0.0);
+        for d in Rank::ALL.into_iter().filter(|&r| r != Rank::Flag && p[r.index()] > 0.0) {
+            let g = p[d.index()] * f64::from(fight_gain(a, d, adv));
+            still += g;
+            if d.is_movable() {
+                moved += g;
+            }
+        }
+        if still < 0.0 {
+            out[0] |= 1 << a.index();
+        }
+        if movable > 0.0 && moved < 0.0 {
+            out[1] |= 1 << a.index();
+        }
+    }
+    out
+}
+
 /// Picks the best-scored move among `moves[i..]` and swaps it to `i`.
 #[inline]
 fn pick(moves: &mut [(i32, Move)], i: usize) {
@@ -267,6 +298,11 @@ struct Searcher<'a> {
     /// By whether the target has moved and the attacker's rank: the enemy's attacks on
     /// pieces of ours it has not seen that it expects to lose by (`blind_odds`), left out.
     blind: [[bool; NUM_RANKS]; 2],
+    /// The same per piece of ours (by identity in the current world), where the enemy's
+    /// view of it is followed (`exposed_masks`; `EXPOSED_SET` marks a piece that has them).
+    exposed: Vec<[u16; 2]>,
+    /// Our unseen pieces' root squares and their `exposed_masks`.
+    exposed_rows: Vec<(Square, [u16; 2])>,
     /// The range chance-node outcomes are clamped to, from our side: no loss is clamped;
     /// a win counts `WIN_IN_CHANCE` beyond the static score of the current world's root
     /// (or of an even position).
@@ -401,6 +437,8 @@ impl<'a> Searcher<'a> {
             marg: vec![[[0.0; NUM_RANKS]; 2]; IDS],
             spy_unseen: false,
             blind: [[false; NUM_RANKS]; 2],
+            exposed: vec![[0; 2]; IDS],
+            exposed_rows: Vec::new(),
             chance_lo: -WIN,
             chance_hi: WIN_IN_CHANCE,
             gamble_lo: -WIN,
@@ -463,6 +501,10 @@ impl<'a> Searcher<'a> {
         }
         self.spy_unseen = unseen.iter().any(|(_, p)| p[0][Rank::Spy.index()] > 0.0);
         self.blind = blind_odds(world, self.us);
+        self.exposed.iter_mut().for_each(|e| *e = [0; 2]);
+        for (sq, m) in &self.exposed_rows {
+            self.exposed[world.ids[sq.index()] as usize % IDS] = *m;
+        }
     }
 
     /// Is `m` an enemy attack on a piece of ours it has not seen, at odds it would not
@@ -479,6 +521,10 @@ impl<'a> Searcher<'a> {
         }
         let moved = usize::from(pos.flags[t] & MOVED != 0);
         let a = (pos.cells[m.from().index()] & RANK_MASK) as usize;
+        let e = self.exposed[pos.ids[t] as usize % IDS][moved];
+        if e & EXPOSED_SET != 0 {
+            return a < NUM_RANKS && e & (1 << a) != 0;
+        }
         a < NUM_RANKS && self.blind[moved][a]
     }
 
@@ -1018,21 +1064,24 @@ pub fn think(
     seed: u64,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    think_with(view, &Belief::from_view(view), limits, start, stop, seed, report)
+    think_with(view, &Belief::from_view(view), None, limits, start, stop, seed, report)
 }
 
 /// `think` with what the searcher believes of the hidden enemy ranks (`belief` must have
-/// been built for `view`).
+/// been built for `view`) and, if followed, what the enemy can tell of ours (`exposure`,
+/// built for the enemy's view of the same position).
+#[allow(clippy::too_many_arguments)]
 pub fn think_with(
     view: &Position,
     belief: &Belief,
+    exposure: Option<&Belief>,
     limits: &Limits,
     start: Instant,
     stop: &AtomicBool,
     seed: u64,
     report: &mut dyn FnMut(&Info),
 ) -> SearchResult {
-    let result = search(view, belief, limits, start, stop, seed, report);
+    let result = search(view, belief, exposure, limits, start, stop, seed, report);
     if limits.infinite {
         // `go infinite` answers only after `stop`, even when the search ran out of depth.
         while !stop.load(Ordering::Relaxed) {
@@ -1042,9 +1091,11 @@ pub fn think_with(
     result
 }
 
+#[allow(clippy::too_many_arguments)]
 fn search(
     view: &Position,
     belief: &Belief,
+    exposure: Option<&Belief>,
     limits: &Limits,
     start: Instant,
     stop: &AtomicBool,
@@ -1110,8 +1161,19 @@ fn search(
         .iter()
         .map(|&m| (m, view.repeats_after(m, REPEAT_WINDOW)))
         .collect();
+    // What the enemy can tell of each of our unseen pieces, as the attacks it would make.
+    let adv = view.rules().attacker_advantage;
+    let exposed: Vec<(Square, [u16; 2])> = exposure
+        .map(|e| {
+            e.marginals()
+                .into_iter()
+                .filter_map(|(sq, p)| Some((sq?, exposed_masks(&p, adv))))
+                .collect()
+        })
+        .unwrap_or_default();
     for s in searchers.iter_mut() {
         s.root_repeats.clone_from(&repeats);
+        s.exposed_rows.clone_from(&exposed);
     }
     let nodes = |ss: &[Searcher]| ss.iter().map(|s| s.nodes).sum::<u64>();
     // Past `WIDE_DEPTH`, with hidden ranks and no depth asked for, the time goes to more
@@ -1553,7 +1615,7 @@ mod tests {
                 .1;
             assert!((0.55..0.7).contains(&p[Rank::Flag.index()]), "{p:?}");
             let stop = AtomicBool::new(false);
-            let r = think_with(&view, &belief, &depth(3), Instant::now(), &stop, 3, &mut |_| {});
+            let r = think_with(&view, &belief, None, &depth(3), Instant::now(), &stop, 3, &mut |_| {});
             r.best.expect("a move").to_string()
         };
         assert_ne!(play(20), "g9g10");
@@ -1650,6 +1712,12 @@ mod tests {
     /// Spy stepping away from a seen Scout next to it, at depth 2 (`blind`: the enemy's
     /// attacks at bad odds left out).
     fn take_or_save_the_spy(blind: bool) -> [i32; 2] {
+        take_or_save_the_spy_seen_as(blind, None)
+    }
+
+    /// The same, with what the enemy can tell of our Spy (`seen_as`: the chance of each of
+    /// our ranks), if given.
+    fn take_or_save_the_spy_seen_as(blind: bool, seen_as: Option<[f64; NUM_RANKS]>) -> [i32; 2] {
         let pieces = [
             ("a5", "b4'!"),
             ("e5", "b2'!"),
@@ -1671,6 +1739,9 @@ mod tests {
         let flee = Move::parse("e4d4").unwrap();
         let stop = AtomicBool::new(false);
         let mut s = Searcher::new(&stop, Instant::now(), None, u64::MAX);
+        if let Some(p) = seen_as {
+            s.exposed_rows = vec![(Square::parse("e4").unwrap(), exposed_masks(&p, false))];
+        }
         s.new_world(&w, &[]);
         if !blind {
             s.blind = [[false; NUM_RANKS]; 2];
@@ -1689,6 +1760,37 @@ mod tests {
         assert!(take > flee, "take {take}, flee {flee}");
         let [take, flee] = take_or_save_the_spy(false);
         assert!(take < flee, "without: take {take}, flee {flee}");
+    }
+
+    #[test]
+    fn the_enemy_takes_our_unseen_pieces_by_what_it_can_tell_of_them() {
+        // As above, but the enemy's odds come from what it can tell of that one piece. Told
+        // nine in ten that it is our Spy, its Scout takes it: the Spy flees. Told one in
+        // ten (a Major else), it leaves it: our Lieutenant takes the Sergeant.
+        let seen_as = |spy: f64| {
+            let mut p = [0.0; NUM_RANKS];
+            p[Rank::Spy.index()] = spy;
+            p[Rank::Major.index()] = 1.0 - spy;
+            Some(p)
+        };
+        let [take, flee] = take_or_save_the_spy_seen_as(true, seen_as(0.9));
+        assert!(take < flee, "seen as a Spy: take {take}, flee {flee}");
+        let [take, flee] = take_or_save_the_spy_seen_as(true, seen_as(0.1));
+        assert!(take > flee, "seen as a Major: take {take}, flee {flee}");
+    }
+
+    #[test]
+    fn exposed_masks_weigh_the_enemys_odds_piece_by_piece() {
+        // A piece the enemy takes for a Bomb half the time: only its Miner gains by an
+        // attack, yet should the piece move, every rank above a Sergeant takes it.
+        let mut p = [0.0; NUM_RANKS];
+        p[Rank::Bomb.index()] = 0.5;
+        p[Rank::Scout.index()] = 0.5;
+        let [still, moved] = exposed_masks(&p, false);
+        let blind = |m: u16, r: Rank| m & (1 << r.index()) != 0;
+        assert!(!blind(still, Rank::Miner) && blind(still, Rank::Major) && blind(still, Rank::Marshal));
+        assert!(!blind(moved, Rank::Major) && !blind(moved, Rank::Miner) && blind(moved, Rank::Spy));
+        assert!(still & EXPOSED_SET != 0 && moved & EXPOSED_SET != 0);
     }
 
     #[test]
