@@ -180,12 +180,30 @@ fn fight_gain(a: Rank, d: Rank, adv: bool) -> i32 {
     }
 }
 
-/// Which enemy attacks on a piece of ours it has not seen it expects to lose by, by whether
-/// the piece has moved and the attacker's rank: a sampled world shows the enemy every rank
-/// of ours, which no opponent sees, so there its weak pieces would take our weak unseen
-/// ones as if it could tell them apart. Its odds are taken from the ranks of our unseen
-/// pieces by their numbers (a Bomb or the Flag only among the unmoved ones).
-fn blind_odds(world: &Position, us: Color) -> [[bool; NUM_RANKS]; 2] {
+/// The enemy attacker ranks that expect to lose by attacking a piece of ours that is each
+/// rank `d` with chance `p[d]` (one bit per rank). The Flag counts for nothing: an attack
+/// on our Flag is always played where the world has it.
+fn losing_attackers(p: &[f64; NUM_RANKS], adv: bool) -> u16 {
+    let mut out = 0;
+    for a in Rank::ALL.into_iter().filter(|r| r.is_movable()) {
+        let mut g = 0.0;
+        for d in Rank::ALL.into_iter().filter(|&r| r != Rank::Flag && p[r.index()] > 0.0) {
+            g += p[d.index()] * f64::from(fight_gain(a, d, adv));
+        }
+        if g < 0.0 {
+            out |= 1 << a.index();
+        }
+    }
+    out
+}
+
+/// Which enemy attacks on a piece of ours it has not seen it expects to lose by
+/// (`losing_attackers`), as the piece stands unmoved and once it has moved: a sampled
+/// world shows the enemy every rank of ours, which no opponent sees, so there its weak
+/// pieces would take our weak unseen ones as if it could tell them apart. Its odds are
+/// taken from the ranks of our unseen pieces by their numbers (a Bomb or the Flag only
+/// among the unmoved ones).
+fn blind_odds(world: &Position, us: Color) -> [u16; 2] {
     let mut count = [0f64; NUM_RANKS];
     let mut unmoved = 0f64;
     let mut bits = world.bb[us.index()][0];
@@ -206,62 +224,36 @@ fn blind_odds(world: &Position, us: Color) -> [[bool; NUM_RANKS]; 2] {
         .filter(|r| r.is_movable())
         .map(|r| count[r.index()])
         .sum();
-    let (bombs, flags) = (count[Rank::Bomb.index()], count[Rank::Flag.index()]);
-    let mut out = [[false; NUM_RANKS]; 2];
     if movable <= 0.0 {
-        return out;
+        return [0; 2];
     }
+    let (bombs, flags) = (count[Rank::Bomb.index()], count[Rank::Flag.index()]);
     let adv = world.rules.attacker_advantage;
-    let gain = |a: Rank, d: Rank| f64::from(fight_gain(a, d, adv));
-    for a in Rank::ALL.into_iter().filter(|r| r.is_movable()) {
-        for moved in [false, true] {
-            let share = if moved || unmoved <= 0.0 {
-                1.0
-            } else {
-                (1.0 - (bombs + flags) / unmoved).max(0.0)
-            };
-            let mut g = 0.0;
-            for d in Rank::ALL.into_iter().filter(|r| r.is_movable()) {
-                g += share * count[d.index()] / movable * gain(a, d);
-            }
-            if !moved && unmoved > 0.0 {
-                g += bombs / unmoved * gain(a, Rank::Bomb);
-            }
-            out[usize::from(moved)][a.index()] = g < 0.0;
+    let odds = |moved: bool| {
+        let share = if moved || unmoved <= 0.0 {
+            1.0
+        } else {
+            (1.0 - (bombs + flags) / unmoved).max(0.0)
+        };
+        let mut p = [0f64; NUM_RANKS];
+        for d in Rank::ALL.into_iter().filter(|r| r.is_movable()) {
+            p[d.index()] = share * count[d.index()] / movable;
         }
-    }
-    out
+        if !moved && unmoved > 0.0 {
+            p[Rank::Bomb.index()] = bombs / unmoved;
+        }
+        losing_attackers(&p, adv)
+    };
+    [odds(false), odds(true)]
 }
 
-/// Marks one attacker rank per bit in the masks of `exposed_masks`; the top bit says the
-/// masks were set.
-const EXPOSED_SET: u16 = 1 << 15;
-
-/// The enemy's attacks on one piece of ours it has not seen that it expects to lose by,
-/// from what it can tell of that piece (`p`, the chance of each of our ranks), by attacker
-/// rank: as the piece stands, and should it have moved (Bombs and the Flag out). The
-/// Flag counts for nothing here: an attack on our Flag is always played where the world
-/// has it.
+/// The same for one piece of ours, from what the enemy can tell of it (`p`, the chance of
+/// each of our ranks): as it stands, and should it have moved (Bombs and the Flag out).
 fn exposed_masks(p: &[f64; NUM_RANKS], adv: bool) -> [u16; 2] {
-    let movable: f64 = Rank::ALL.iter().filter(|r| r.is_movable()).map(|r| p[r.index()]).sum();
-    let mut out = [EXPOSED_SET; 2];
-    for a in Rank::ALL.into_iter().filter(|r| r.is_movable()) {
-        let (mut still, mut moved) = (0.0, 0.0);
-        for d in Rank::ALL.into_iter().filter(|&r| r != Rank::Flag && p[r.index()] > 0.0) {
-            let g = p[d.index()] * f64::from(fight_gain(a, d, adv));
-            still += g;
-            if d.is_movable() {
-                moved += g;
-            }
-        }
-        if still < 0.0 {
-            out[0] |= 1 << a.index();
-        }
-        if movable > 0.0 && moved < 0.0 {
-            out[1] |= 1 << a.index();
-        }
-    }
-    out
+    let mut moved = *p;
+    moved[Rank::Bomb.index()] = 0.0;
+    moved[Rank::Flag.index()] = 0.0;
+    [losing_attackers(p, adv), losing_attackers(&moved, adv)]
 }
 
 /// Picks the best-scored move among `moves[i..]` and swaps it to `i`.
@@ -295,12 +287,11 @@ struct Searcher<'a> {
     marg: Vec<Chances>,
     /// Whether any unseen enemy piece may be the Spy (root belief).
     spy_unseen: bool,
-    /// By whether the target has moved and the attacker's rank: the enemy's attacks on
-    /// pieces of ours it has not seen that it expects to lose by (`blind_odds`), left out.
-    blind: [[bool; NUM_RANKS]; 2],
-    /// The same per piece of ours (by identity in the current world), where the enemy's
-    /// view of it is followed (`exposed_masks`; `EXPOSED_SET` marks a piece that has them).
-    exposed: Vec<[u16; 2]>,
+    /// By piece of ours (identity in the current world) and whether it has moved: the
+    /// attacker ranks of the enemy's attacks on it, unseen, that it expects to lose by and
+    /// that are left out: by the enemy's view of that piece where it is followed
+    /// (`exposed_masks`), else by the numbers of our unseen ranks (`blind_odds`).
+    blind: Vec<[u16; 2]>,
     /// Our unseen pieces' root squares and their `exposed_masks`.
     exposed_rows: Vec<(Square, [u16; 2])>,
     /// The range chance-node outcomes are clamped to, from our side: no loss is clamped;
@@ -436,8 +427,7 @@ impl<'a> Searcher<'a> {
             us: Color::Red,
             marg: vec![[[0.0; NUM_RANKS]; 2]; IDS],
             spy_unseen: false,
-            blind: [[false; NUM_RANKS]; 2],
-            exposed: vec![[0; 2]; IDS],
+            blind: vec![[0; 2]; IDS],
             exposed_rows: Vec::new(),
             chance_lo: -WIN,
             chance_hi: WIN_IN_CHANCE,
@@ -500,10 +490,9 @@ impl<'a> Searcher<'a> {
             self.marg[world.ids[sq.index()] as usize % IDS] = *p;
         }
         self.spy_unseen = unseen.iter().any(|(_, p)| p[0][Rank::Spy.index()] > 0.0);
-        self.blind = blind_odds(world, self.us);
-        self.exposed.iter_mut().for_each(|e| *e = [0; 2]);
+        self.blind.fill(blind_odds(world, self.us));
         for (sq, m) in &self.exposed_rows {
-            self.exposed[world.ids[sq.index()] as usize % IDS] = *m;
+            self.blind[world.ids[sq.index()] as usize % IDS] = *m;
         }
     }
 
@@ -521,11 +510,7 @@ impl<'a> Searcher<'a> {
         }
         let moved = usize::from(pos.flags[t] & MOVED != 0);
         let a = (pos.cells[m.from().index()] & RANK_MASK) as usize;
-        let e = self.exposed[pos.ids[t] as usize % IDS][moved];
-        if e & EXPOSED_SET != 0 {
-            return a < NUM_RANKS && e & (1 << a) != 0;
-        }
-        a < NUM_RANKS && self.blind[moved][a]
+        a < NUM_RANKS && self.blind[pos.ids[t] as usize % IDS][moved] & (1 << a) != 0
     }
 
     /// At an enemy node: the chance (root belief) that one of the unseen enemy pieces next
@@ -1744,7 +1729,7 @@ mod tests {
         }
         s.new_world(&w, &[]);
         if !blind {
-            s.blind = [[false; NUM_RANKS]; 2];
+            s.blind.fill([0; 2]);
         }
         let mut scores = [0; 2];
         assert!(s.root(&mut w, &[take, flee], 2, &mut scores, &mut [0; 2]));
@@ -1790,7 +1775,6 @@ mod tests {
         let blind = |m: u16, r: Rank| m & (1 << r.index()) != 0;
         assert!(!blind(still, Rank::Miner) && blind(still, Rank::Major) && blind(still, Rank::Marshal));
         assert!(!blind(moved, Rank::Major) && !blind(moved, Rank::Miner) && blind(moved, Rank::Spy));
-        assert!(still & EXPOSED_SET != 0 && moved & EXPOSED_SET != 0);
     }
 
     #[test]
