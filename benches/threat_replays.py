@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Replays the moments a seen enemy piece stepped next to a piece of ours it beats, and asks
+engines whether they would move the threatened piece away.
+
+    python3 benches/threat_replays.py [--ranks 123] [--nodes N] --marshal PATH [--marshal PATH ...] OUTDIR ...
+    python3 benches/threat_replays.py --self-test
+
+From every finished game of the ladder folders (benches/ucc-ladder.sh; Marshal is the
+player whose path ends in /marshal, as in ucc_losses.py): an enemy move without a fight,
+by a piece seen before it (in a fight, or a Scout by a long move) whose rank is one of
+`--ranks` (the manager's characters; default 123: Marshal, General, Colonel), that ends
+next to a movable piece of ours it had not stood next to, had not seen, that had moved,
+and that it beats. Our reply in the game left that piece where it stood (another piece
+moved), and the enemy's next move either took it ("taken") or not ("spared").
+
+For each such moment every engine given is told the game up to our reply (`marshal
+convert --to commands --side C --ply N log`) and searches it with `go nodes N` (default
+150,000, about 300 ms; deterministic; the input ends there, as `quit` would stop the
+search at once); the tool counts the moments in which its best move
+is a move of the threatened piece. A search that leaves a piece beside a seen taker which
+then takes it more often than not (Demon of Ignorance took 144 of 247 such pieces of
+`4e4eacc`'s, seeds 31-33) may be too sure that staying costs nothing; one that moves the
+spared ones too may only be timid, so both counts are printed.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doi_losses  # noqa: E402
+import ucc_losses  # noqa: E402
+
+NEAR = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def square(x, y):
+    """The manager's (x, y) as our square name (the manager's x runs from our j file)."""
+    return "abcdefghij"[9 - x] + str(y + 1)
+
+
+def moments(lines, ranks):
+    """(ply to tell, our colour, threatened square, 'taken' or 'spared') for one log's lines."""
+    me, ps = doi_losses.plies(lines)
+    if me is None:
+        return
+    them = "B" if me == "R" else "R"
+    for k, p in enumerate(ps[:-2]):
+        att = p["att"]
+        if p["side"] != them or p["how"] != "OK" or att["p"] not in ranks:
+            continue
+        if not (p["att_seen"] or p["long"]):
+            continue
+        reply, nxt = ps[k + 1], ps[k + 2]
+        for dx, dy in NEAR:
+            sq = (p["to"][0] + dx, p["to"][1] + dy)
+            x = p["after"].get(sq)
+            if x is None or x["c"] == them or x["p"] in "BF" or doi_losses.steps(p["frm"], sq) <= 1:
+                continue
+            moved, seen = p["flags"][id(x)]
+            if seen or not moved or not doi_losses.beats(att["p"], x["p"]):
+                continue
+            if reply["att"] is x or not any(q is x for q in reply["after"].values()):
+                continue
+            taken = nxt["dfd"] is x and nxt["how"] == "KILLS"
+            yield k + 1, "red" if me == "R" else "blue", square(*sq), "taken" if taken else "spared"
+
+
+def best_move(marshal, log, ply, side, nodes):
+    cmds = subprocess.run([marshal, "convert", "--to", "commands", "--side", side, "--ply",
+                           str(ply), log], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run([marshal], input=cmds + "\ngo nodes %d\n" % nodes, capture_output=True,
+                         text=True, check=True).stdout
+    said = [l.split()[1] for l in out.splitlines() if l.startswith("bestmove ")]
+    errors = [l for l in out.splitlines() if l.startswith("info string error")]
+    if errors or not said:
+        raise RuntimeError("%s ply %d: %s" % (log, ply, errors[0] if errors else "no bestmove"))
+    return said[-1]
+
+
+# A hand-made game, Marshal playing Red: our Miner walks up to its General, which takes it
+# (and is seen); our Lieutenant steps out (moved, unseen); the seen General steps next to it
+# from a square that was not; we move our Sergeant instead, and the General takes it. One
+# moment: before our reply (ply 8), the Lieutenant on f5 (the manager's (4, 4)), taken.
+SELF_TEST_LOG = """\
+marshal RED SETUP
+F........7
+..........
+..........
+....68....
+doi BLUE SETUP
+.....2....
+..........
+..........
+F........9
+1 RED: 5 3 DOWN OK
+1 BLU: 9 9 UP OK
+2 RED: 5 4 DOWN OK
+2 BLU: 5 6 UP KILLS 2 8
+3 RED: 4 3 DOWN OK
+3 BLU: 9 8 DOWN OK
+4 RED: 9 0 DOWN OK
+4 BLU: 5 5 UP OK
+5 RED: 9 1 UP OK
+5 BLU: 5 4 LEFT KILLS 2 6
+"""
+
+
+def self_test():
+    got = list(moments(SELF_TEST_LOG.splitlines(), "123"))
+    want = [(8, "red", "f5", "taken")]
+    if got != want:
+        sys.exit("self-test: got %s, want %s" % (got, want))
+    if list(moments(SELF_TEST_LOG.splitlines(), "3")):
+        sys.exit("self-test: a General counted among Colonels")
+    print("self-test: one moment as expected")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--marshal", action="append", help="an engine (repeatable)")
+    ap.add_argument("--ranks", default="123")
+    ap.add_argument("--nodes", type=int, default=150_000)
+    ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("dirs", nargs="*")
+    a = ap.parse_args()
+    if a.self_test:
+        self_test()
+        return
+    if not a.dirs or not a.marshal:
+        ap.error("give an engine (--marshal) and a ladder folder")
+    cases = [(log,) + m for _, _, _, log in ucc_losses.finished_games(a.dirs)
+             for m in moments(open(log).read().splitlines(), a.ranks)]
+    for kind in ("taken", "spared"):
+        some = [c for c in cases if c[4] == kind]
+        moved = []
+        for m in a.marshal:
+            n = 0
+            for log, ply, side, sq, _ in some:
+                mv = best_move(m, log, ply, side, a.nodes)
+                n += mv.startswith(sq) and not mv[len(sq)].isdigit()
+            moved.append(n)
+        print("%s: %d moments; the threatened piece moved by %s" % (
+            kind, len(some), ", ".join("%s %d" % (m, n) for m, n in zip(a.marshal, moved))))
+
+
+if __name__ == "__main__":
+    main()
