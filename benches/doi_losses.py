@@ -193,6 +193,34 @@ class Beliefs:
         return out
 
 
+def newly_next_to(p):
+    """The movable pieces of the other side that ply `p` (a move) ends next to and did not
+    stand next to before it: [(square, piece)]."""
+    out = []
+    for dx, dy in NEAR:
+        sq = (p["to"][0] + dx, p["to"][1] + dy)
+        x = p["after"].get(sq)
+        if x is not None and x["c"] != p["side"] and x["p"] not in "BF" and steps(p["frm"], sq) > 1:
+            out.append((sq, x))
+    return out
+
+
+def reply_to(ps, i, x):
+    """What became of piece `x`, approached by ply `i`, in the reply and the move after:
+    (moved away: it stepped without a fight; attacked: it attacked anything; left standing:
+    it did not move away and is still on the board after the reply; taken: left standing,
+    and the approaching side's next move takes it)."""
+    reply = ps[i + 1] if i + 1 < len(ps) else None
+    if reply is None:
+        return False, False, False, False
+    moved_away = reply["att"] is x and reply["how"] == "OK"
+    attacked = reply["att"] is x and reply["how"] != "OK"
+    standing = not moved_away and any(q is x for q in reply["after"].values())
+    nxt = ps[i + 2] if i + 2 < len(ps) else None
+    taken = standing and nxt is not None and nxt["dfd"] is x and nxt["how"] == "KILLS"
+    return moved_away, attacked, standing, taken
+
+
 def analyse(lines, log_path=None, beliefs=None, events=None):
     """The counts of one game (a Counter) and its lists of distances, from a manager log's
     lines; `beliefs` (a Beliefs) adds the believed Bomb chances (needs `log_path`); a list
@@ -322,31 +350,21 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
         theirs = side == them
         known = p["att_seen"] or p["long"]  # a long move shows a Scout as it approaches
         reply = ps[i + 1] if i + 1 < len(ps) else None
-        near = []  # the movable enemy pieces this move newly stands next to
-        for dx, dy in NEAR:
-            sq = (p["to"][0] + dx, p["to"][1] + dy)
-            x = p["after"].get(sq)
-            if x is not None and x["c"] != side and x["p"] not in "BF" and steps(p["frm"], sq) > 1:
-                near.append(x)
+        near = [x for _, x in newly_next_to(p)]
         for x in near:
-            moved_away = reply is not None and reply["att"] is x and reply["how"] == "OK"
-            attacked = reply is not None and reply["att"] is x and reply["how"] != "OK"
             if known and beats(att["p"], x["p"]):
+                moved_away, attacked, standing, taken = reply_to(ps, i, x)
                 k = THREATS[0 if theirs else 1]
-                taken0 = c[k[5]]
                 c[k[0]] += 1
                 c[k[1]] += moved_away
                 c[k[2]] += attacked
                 c[k[3]] += not moved_away and not attacked
-                if reply is not None and not moved_away and any(
-                        q is x for q in reply["after"].values()):
-                    c[k[4]] += 1
-                    nxt = ps[i + 2] if i + 2 < len(ps) else None
-                    c[k[5]] += nxt is not None and nxt["dfd"] is x and nxt["how"] == "KILLS"
+                c[k[4]] += standing
+                c[k[5]] += taken
                 note(p, "%s seen %s steps next to %s %s: %s" % (
                     "its" if theirs else "our", NAME[att["p"]], "our" if theirs else "its",
                     NAME[x["p"]], "moved away" if moved_away else "attacked" if attacked else
-                    "stayed, taken next move" if c[k[5]] > taken0 else "stayed"))
+                    "stayed, taken next move" if taken else "stayed"))
         # A bluff is counted once per move, however many pieces it stands next to.
         if near and not known:
             k = BLUFFS[0 if theirs else 1]

@@ -31,9 +31,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import doi_losses  # noqa: E402
 import ucc_losses  # noqa: E402
 
-NEAR = ((1, 0), (-1, 0), (0, 1), (0, -1))
-
-
 def square(x, y):
     """The manager's (x, y) as our square name (the manager's x runs from our j file)."""
     return "abcdefghij"[9 - x] + str(y + 1)
@@ -51,18 +48,13 @@ def moments(lines, ranks):
             continue
         if not (p["att_seen"] or p["long"]):
             continue
-        reply, nxt = ps[k + 1], ps[k + 2]
-        for dx, dy in NEAR:
-            sq = (p["to"][0] + dx, p["to"][1] + dy)
-            x = p["after"].get(sq)
-            if x is None or x["c"] == them or x["p"] in "BF" or doi_losses.steps(p["frm"], sq) <= 1:
-                continue
+        for sq, x in doi_losses.newly_next_to(p):
             moved, seen = p["flags"][id(x)]
             if seen or not moved or not doi_losses.beats(att["p"], x["p"]):
                 continue
-            if reply["att"] is x or not any(q is x for q in reply["after"].values()):
+            moved_away, attacked, standing, taken = doi_losses.reply_to(ps, k, x)
+            if moved_away or attacked or not standing:
                 continue
-            taken = nxt["dfd"] is x and nxt["how"] == "KILLS"
             yield k + 1, "red" if me == "R" else "blue", square(*sq), "taken" if taken else "spared"
 
 
