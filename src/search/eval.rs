@@ -423,21 +423,38 @@ fn side_score(pos: &Position, color: Color) -> i32 {
     side_material(pos, color).0 + chase(pos, color, movers, side_material(pos, color.flip()).1, false)
 }
 
+/// What each rank of `color`'s is worth, given what the enemy has left: Miners while
+/// enemy Bombs remain, the Spy while the enemy Marshal lives, and every movable rank by
+/// how many enemy pieces outrank it (`OUTRANKED_BY`).
+#[inline]
+fn side_values(pos: &Position, color: Color) -> [i32; 13] {
+    let mut values = VALUES;
+    let enemy = &pos.counts[color.flip().index()];
+    if enemy[Rank::Bomb.index()] > 0 {
+        values[Rank::Miner.index()] = MINER_WITH_BOMBS;
+    }
+    if enemy[Rank::Marshal.index()] == 0 {
+        values[Rank::Spy.index()] = SPY_WITHOUT_MARSHAL;
+    }
+    let mut above = 0usize;
+    for r in (Rank::Scout.index()..=Rank::Marshal.index()).rev() {
+        if let Some(&k) = OUTRANKED_BY.get(above) {
+            values[r] += values[r] * k / 100;
+        }
+        above += enemy[r] as usize;
+    }
+    values
+}
+
 /// Material and hidden-rank bonus of `color` (all but the chase), and the movable ranks of
 /// `color` the enemy has not seen (bit `Rank as u8`).
 #[inline]
 fn side_material(pos: &Position, color: Color) -> (i32, u16) {
     let c = color.index();
     let counts = &pos.counts[c];
-    let mut values = VALUES;
+    let values = side_values(pos, color);
     let them = color.flip().index();
     let bombs = pos.counts[them][Rank::Bomb.index()] > 0;
-    if bombs {
-        values[Rank::Miner.index()] = MINER_WITH_BOMBS;
-    }
-    if pos.counts[them][Rank::Marshal.index()] == 0 {
-        values[Rank::Spy.index()] = SPY_WITHOUT_MARSHAL;
-    }
     let mut s: i32 = counts.iter().zip(values.iter()).map(|(&n, &v)| n as i32 * v).sum();
     if bombs {
         let n = counts[Rank::Miner.index()] as usize;
@@ -685,8 +702,10 @@ mod tests {
             .unwrap();
         p.put(Square::new(9, 9), Piece::new(Color::Blue, Rank::Flag), 0)
             .unwrap();
-        // Red: 400 + 1000 + 125 (hidden Flag); Blue: 300 + 37 + 1000 + 125; nobody advanced.
-        assert_eq!(evaluate(&p), 1525 - 1462);
+        // Red: 400 + 200 (nothing of Blue's outranks it) + 1000 + 125 (hidden Flag); Blue:
+        // 300 + 75 (one piece of Red's outranks it) + 46 (its hidden rank) + 1000 + 125;
+        // nobody advanced.
+        assert_eq!(evaluate(&p), 1725 - 1546);
     }
 
     /// A classic position holding `pieces` (file, rank from 0, colour, rank, flags).
@@ -889,8 +908,8 @@ mod tests {
         // Red's Flag on a1 behind Bombs on b1 and a2; a seen blue piece three steps away
         // on b3 (a Miner or a General); a red Captain (it stops the Miner, not the General)
         // eight steps from the Flag on e5, or six on e3. Blue's Flag is closed to Red.
-        let with = |blue: Rank, captain_rank: u8| {
-            evaluate(&board(&[
+        let pos = |blue: Rank, captain_rank: u8| {
+            board(&[
                 (0, 0, Color::Red, Rank::Flag, 0),
                 (1, 0, Color::Red, Rank::Bomb, 0),
                 (0, 1, Color::Red, Rank::Bomb, 0),
@@ -899,13 +918,17 @@ mod tests {
                 (9, 9, Color::Blue, Rank::Flag, 0),
                 (8, 9, Color::Blue, Rank::Bomb, 0),
                 (9, 8, Color::Blue, Rank::Bomb, 0),
-            ]))
+            ])
         };
-        let miner = with(Rank::Miner, 4) + VALUES[Rank::Miner.index()] + MINERS_WITH_BOMBS[1] - MINER_WITH_BOMBS;
-        let general = with(Rank::General, 4) + VALUES[Rank::General.index()];
-        // Material aside (and the hidden bonus, equal in both), the Miner costs a race.
-        // (The Captain, five steps from the seen Miner it beats, is drawn to it.)
-        let race = general - miner - (MINERS_WITH_BOMBS[1] >> HIDDEN_SHIFT) + FAIR_STEP * (FAIR_REACH - 5);
+        let with = |blue: Rank, captain_rank: u8| evaluate(&pos(blue, captain_rank));
+        // The score less both sides' material, hidden-rank bonuses and advance.
+        let rest = |blue: Rank| {
+            let p = pos(blue, 4);
+            evaluate(&p) - side_material(&p, Color::Red).0 + side_material(&p, Color::Blue).0
+        };
+        // Material aside, the Miner costs a race. (The Captain, five steps from the seen
+        // Miner it beats, is drawn to it.)
+        let race = rest(Rank::General) - rest(Rank::Miner) + FAIR_STEP * (FAIR_REACH - 5);
         assert!(race >= RACE_DANGER[3], "race {race}");
         // Two steps nearer (still farther than the Miner) is two steps of the race less
         // (less the two rows the Captain gave up), and two steps nearer the Miner.
@@ -1076,7 +1099,7 @@ mod tests {
             board(&v)
         };
         let (open, boxed) = (with(false), with(true));
-        let general = VALUES[Rank::General.index()];
+        let general = side_values(&open, Color::Red)[Rank::General.index()];
         let at = Square::new(4, 8).index();
         assert_eq!(pocket(&open, Color::Red, at, general), general >> 3);
         assert_eq!(pocket(&boxed, Color::Red, at, general), general >> 2);
@@ -1096,7 +1119,8 @@ mod tests {
         for sq in [Square::new(3, 8), Square::new(5, 8), Square::new(4, 9)] {
             seen.flags[sq.index()] |= REVEALED;
         }
-        let bonuses = 2 * (VALUES[Rank::Bomb.index()] >> 3) + (VALUES[Rank::Sergeant.index()] >> 3);
+        let blue = side_values(&open, Color::Blue);
+        let bonuses = 2 * (blue[Rank::Bomb.index()] >> 3) + (blue[Rank::Sergeant.index()] >> 3);
         let drawn = FAIR_STEP * (FAIR_REACH - 1);
         assert_eq!(evaluate(&seen) - evaluate(&open), (general >> 3) + bonuses + drawn);
         assert_eq!(pocket(&seen, Color::Red, Square::new(4, 8).index(), general), 0);
@@ -1137,12 +1161,15 @@ mod tests {
                 // its own (a free hunter once Red's Marshal is seen).
                 v.push((8, 9, Color::Blue, Rank::Marshal, 0));
             }
-            evaluate(&board(&v))
+            board(&v)
         };
-        let bonus = VALUES[Rank::Marshal.index()] >> HIDDEN_SHIFT;
-        let at_stake = (VALUES[Rank::Captain.index()] + VALUES[Rank::Major.index()]) * EXPOSED_PERCENT / 100;
-        assert_eq!(with(MOVED, true) - with(MOVED | REVEALED, true), bonus + at_stake);
+        let diff = |hunter: bool| evaluate(&with(MOVED, hunter)) - evaluate(&with(MOVED | REVEALED, hunter));
+        let red = |hunter: bool| side_values(&with(MOVED, hunter), Color::Red);
+        let (r, k) = (red(true), |rank: Rank| rank.index());
+        let bonus = r[k(Rank::Marshal)] >> HIDDEN_SHIFT;
+        let at_stake = (r[k(Rank::Captain)] + r[k(Rank::Major)]) * EXPOSED_PERCENT / 100;
+        assert_eq!(diff(true), bonus + at_stake);
         // Without Blue's Marshal there is no hunter: only the hidden-rank bonus differs.
-        assert_eq!(with(MOVED, false) - with(MOVED | REVEALED, false), bonus);
+        assert_eq!(diff(false), red(false)[k(Rank::Marshal)] >> HIDDEN_SHIFT);
     }
 }

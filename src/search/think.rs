@@ -744,7 +744,12 @@ impl<'a> Searcher<'a> {
     /// The static score of `pos` for the side to move, with the worth of progress.
     #[inline]
     fn eval(&mut self, pos: &Position) -> i32 {
-        let s = self.evaluate(pos);
+        let mut s = self.evaluate(pos);
+        // Within `CAP_NEAR` plies of a capped draw a lead counts for what is left of it: a
+        // draw scores 0, and waiting toward one is worth less the nearer it comes.
+        if let Some(n) = pos.plies_to_cap().filter(|&n| n < CAP_NEAR) {
+            s = s * n as i32 / CAP_NEAR as i32;
+        }
         if self.progress == 0 {
             s
         } else if pos.side == self.us {
