@@ -18,15 +18,13 @@ moved nor been seen. A change meant to spare our top pieces the Bombs should cut
 count more than the second (against Demon of Ignorance, 6 of `4e4eacc`'s 22 raids by its
 Marshal over seeds 34-35 hit a Bomb, where its beliefs summed to 2.6).
 """
-import argparse
 import os
 import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import doi_losses  # noqa: E402
-import ucc_losses  # noqa: E402
-from threat_replays import best_move, square  # noqa: E402
+from threat_replays import by_engine, count_hits, replay_cases, replay_parser, square  # noqa: E402
 
 TOPS = "123"
 
@@ -97,28 +95,18 @@ def self_test():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--marshal", action="append", help="an engine (repeatable)")
-    ap.add_argument("--nodes", type=int, default=150_000)
-    ap.add_argument("--self-test", action="store_true")
-    ap.add_argument("dirs", nargs="*")
+    ap = replay_parser(__doc__)
     a = ap.parse_args()
     if a.self_test:
         self_test()
         return
-    if not a.dirs or not a.marshal:
-        ap.error("give an engine (--marshal) and a ladder folder")
-    cases = [(log,) + m for _, _, _, log in ucc_losses.finished_games(a.dirs)
-             for m in moments(open(log).read().splitlines())]
+    cases = replay_cases(ap, a, moments)
     for kind in ("Bomb", "other"):
         some = [c for c in cases if c[3] == kind]
-        again = []
-        for m in a.marshal:
-            again.append(sum(raids_again(best_move(m, log, ply, side, a.nodes), tops, targets)
-                             for log, ply, side, _, tops, targets in some))
+        again = count_hits(a.marshal, some, a.nodes, lambda mv, c: raids_again(mv, c[4], c[5]))
         print("raids on a %s: %d moments; raided again by %s" % (
             "Bomb" if kind == "Bomb" else "piece not a Bomb", len(some),
-            ", ".join("%s %d" % (m, n) for m, n in zip(a.marshal, again))))
+            by_engine(a.marshal, again)))
 
 
 if __name__ == "__main__":

@@ -70,6 +70,36 @@ def best_move(marshal, log, ply, side, nodes):
     return said[-1]
 
 
+def replay_parser(doc):
+    """The options of a replay tool: engines, nodes, the self-test and ladder folders."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
+    ap.add_argument("--marshal", action="append", help="an engine (repeatable)")
+    ap.add_argument("--nodes", type=int, default=150_000)
+    ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("dirs", nargs="*")
+    return ap
+
+
+def replay_cases(ap, a, read):
+    """(log,) + moment for every moment `read(lines)` yields in the finished games of the
+    folders asked for (an error when no engine or folder was given)."""
+    if not a.dirs or not a.marshal:
+        ap.error("give an engine (--marshal) and a ladder folder")
+    return [(log,) + m for _, _, _, log in ucc_losses.finished_games(a.dirs)
+            for m in read(open(log).read().splitlines())]
+
+
+def count_hits(engines, cases, nodes, hit):
+    """Per engine, how many `cases` (log, ply, side, ...) its best move satisfies
+    `hit(move, case)` in."""
+    return [sum(bool(hit(best_move(m, c[0], c[1], c[2], nodes), c)) for c in cases)
+            for m in engines]
+
+
+def by_engine(engines, counts):
+    return ", ".join("%s %d" % (m, n) for m, n in zip(engines, counts))
+
+
 # A hand-made game, Marshal playing Red: our Miner walks up to its General, which takes it
 # (and is seen); our Lieutenant steps out (moved, unseen); the seen General steps next to it
 # from a square that was not; we move our Sergeant instead, and the General takes it. One
@@ -109,31 +139,19 @@ def self_test():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--marshal", action="append", help="an engine (repeatable)")
+    ap = replay_parser(__doc__)
     ap.add_argument("--ranks", default="123")
-    ap.add_argument("--nodes", type=int, default=150_000)
-    ap.add_argument("--self-test", action="store_true")
-    ap.add_argument("dirs", nargs="*")
     a = ap.parse_args()
     if a.self_test:
         self_test()
         return
-    if not a.dirs or not a.marshal:
-        ap.error("give an engine (--marshal) and a ladder folder")
-    cases = [(log,) + m for _, _, _, log in ucc_losses.finished_games(a.dirs)
-             for m in moments(open(log).read().splitlines(), a.ranks)]
+    cases = replay_cases(ap, a, lambda lines: moments(lines, a.ranks))
     for kind in ("taken", "spared"):
         some = [c for c in cases if c[4] == kind]
-        moved = []
-        for m in a.marshal:
-            n = 0
-            for log, ply, side, sq, _ in some:
-                mv = best_move(m, log, ply, side, a.nodes)
-                n += mv.startswith(sq) and not mv[len(sq)].isdigit()
-            moved.append(n)
+        moved = count_hits(a.marshal, some, a.nodes,
+                           lambda mv, c: mv.startswith(c[3]) and not mv[len(c[3])].isdigit())
         print("%s: %d moments; the threatened piece moved by %s" % (
-            kind, len(some), ", ".join("%s %d" % (m, n) for m, n in zip(a.marshal, moved))))
+            kind, len(some), by_engine(a.marshal, moved)))
 
 
 if __name__ == "__main__":

@@ -1165,11 +1165,11 @@ mod tests {
         };
         let diff = |hunter: bool| evaluate(&with(MOVED, hunter)) - evaluate(&with(MOVED | REVEALED, hunter));
         let red = |hunter: bool| side_values(&with(MOVED, hunter), Color::Red);
-        let (r, k) = (red(true), |rank: Rank| rank.index());
-        let bonus = r[k(Rank::Marshal)] >> HIDDEN_SHIFT;
-        let at_stake = (r[k(Rank::Captain)] + r[k(Rank::Major)]) * EXPOSED_PERCENT / 100;
+        let r = red(true);
+        let bonus = r[Rank::Marshal.index()] >> HIDDEN_SHIFT;
+        let at_stake = (r[Rank::Captain.index()] + r[Rank::Major.index()]) * EXPOSED_PERCENT / 100;
         assert_eq!(diff(true), bonus + at_stake);
         // Without Blue's Marshal there is no hunter: only the hidden-rank bonus differs.
-        assert_eq!(diff(false), red(false)[k(Rank::Marshal)] >> HIDDEN_SHIFT);
+        assert_eq!(diff(false), red(false)[Rank::Marshal.index()] >> HIDDEN_SHIFT);
     }
 }
