@@ -60,7 +60,9 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
    moved one of them away without a fight) or called it (its reply attacked the
    bluffer). Counted for both sides, with all approaches by hidden movers as the base.
 5. The Spy: our Marshal lost to the enemy Spy, by whether the Spy had moved and had been
-   seen before.
+   seen before. Our Marshal taking the enemy General on a square beside enemy pieces it
+   had not seen (tip T6 puts the Spy by the General), and how often the Spy was one of
+   them; with --beliefs, the engine's belief in a Spy among them just before, summed.
 6. Material: every fight's value of the enemy pieces it removed minus that of ours (the
    engine's piece values, `ucc_losses.VALUE`; the Flag 0), summed in one of five kinds:
    its seen Colonel, General or Marshal attacking our hidden pieces, or our seen ones; its
@@ -314,6 +316,25 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                 c[keys[2]] += how == "DIES"
                 note(p, "%s %s raided an unmoved hidden %s: %s" % (
                     "our" if ours_att else "its", NAME[att["p"]], NAME[dfd["p"]], how))
+            # 5. our Marshal taking its General beside pieces it has not shown (tip T6: the
+            # Spy stands by the General).
+            if ours_att and att["p"] == "1" and dfd["p"] == "2" and how == "KILLS":
+                beside = [q for dx, dy in NEAR
+                          for q in [p["before"].get((p["to"][0] + dx, p["to"][1] + dy))]
+                          if q is not None and q["c"] == them and not p["flags"][id(q)][1]]
+                if beside:
+                    c["5c our Marshal took its General beside hidden pieces"] += 1
+                    c["5d   the Spy among them"] += any(q["p"] == "s" for q in beside)
+                    pb = ""
+                    if beliefs is not None:
+                        b = beliefs.at(log_path, me, i)
+                        spy = sum(b.get(square(*sq), {}).get("S", 0) for sq, q in p["before"].items()
+                                  if q in beside)
+                        c["5e   believed Spies beside it, summed (x1000)"] += round(1000 * spy)
+                        pb = ", believed P(Spy) %.3f" % spy
+                    note(p, "our Marshal took its General beside %d hidden pieces%s%s" % (
+                        len(beside), ", the Spy among them" if any(q["p"] == "s" for q in beside)
+                        else "", pb))
             # 3. first-move captures by never-moved enemy pieces.
             if not ours_att and not p["att_moved"] and how == "KILLS":
                 c["3a first-move captures by never-moved enemy pieces"] += 1
@@ -447,7 +468,7 @@ F........7
 ..........
 1...24..56
 doi BLUE SETUP
-7s..B...2.
+2s..B...2.
 .....7....
 ....5.....
 6........F
@@ -461,7 +482,7 @@ doi BLUE SETUP
 4 BLU: 0 8 DOWN OK
 5 RED: 0 4 DOWN OK
 5 BLU: 0 9 UP OK
-6 RED: 0 5 DOWN KILLS 1 7
+6 RED: 0 5 DOWN KILLS 1 2
 6 BLU: 1 6 LEFT KILLS s 1
 7 RED: 8 3 DOWN OK
 7 BLU: 0 8 DOWN OK
@@ -490,8 +511,8 @@ doi BLUE SETUP
 """
 
 # What the hand-made game above must give, worked out by hand move by move: the General
-# dies on the Bomb (turn 3), the Marshal takes the Sergeant and the never-moved Spy takes
-# it at once (turn 6), the unmoved General takes our hidden Captain that stepped next to it
+# dies on the Bomb (turn 3), the Marshal takes the General and the never-moved Spy beside
+# it takes the Marshal at once (turn 6), the unmoved General takes our hidden Captain that stepped next to it
 # (turn 8, our bluff called), then as a seen piece steps next to our Lieutenant, which
 # stays and is taken (turns 10-11, nothing of ours left able to beat or trade with a
 # General), and next to our Sergeant, which steps away (turns 12-13); its hidden
@@ -527,10 +548,13 @@ SELF_TEST_EXPECTED = {
     BLUFFS[1][0]: 2, BLUFFS[1][1]: 1, BLUFFS[1][2]: 0, BLUFFS[1][3]: 1,
     "5a our Marshal lost to the Spy": 1,
     "5b   the Spy had not moved, hidden": 1,
-    # General on the Bomb -300 and Marshal on the Sergeant +40 (6e); the Spy on our
+    # Our Marshal took its General on x 0 with its hidden Spy beside it (x 1).
+    "5c our Marshal took its General beside hidden pieces": 1,
+    "5d   the Spy among them": 1,
+    # General on the Bomb -300 and Marshal on the General +300 (6e); the Spy on our
     # Marshal -400 and the unmoved General on our Captain -100 (6d); the seen General on
     # our unmoved Lieutenant -60 (6b); our Major on its moved Sergeant +40 (6f).
-    MATERIAL[0]: -780, MATERIAL[1]: -60, MATERIAL[3]: -500, MATERIAL[4]: -260,
+    MATERIAL[0]: -520, MATERIAL[1]: -60, MATERIAL[3]: -500, MATERIAL[4]: 0,
     MATERIAL[5]: 40,
 }
 
