@@ -1,17 +1,21 @@
 //! Writes the classic belief prior tables from the Gravon human setups: `cargo run
 //! --release --example belief_prior > src/belief/prior_classic.txt` (the counts per slot)
 //! and `cargo run --release --example belief_prior -- --mixture >
-//! src/belief/prior_classic_mix.txt` (the setup styles) use the built-in copy (`data/`);
+//! src/belief/prior_classic_mix.txt` (the setup styles) and `-- --pairs >
+//! src/belief/prior_classic_pairs.txt` (what a known piece says of its neighbours) use the built-in copy (`data/`);
 //! a file argument reads another Gravon classic file.
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let mut mixture = false;
+    let mut pairs = false;
     let mut path = None;
     for a in std::env::args().skip(1) {
         if a == "--mixture" {
             mixture = true;
+        } else if a == "--pairs" {
+            pairs = true;
         } else {
             path = Some(a);
         }
@@ -29,7 +33,9 @@ fn main() -> ExitCode {
             }
         },
     };
-    let table = if mixture {
+    let table = if pairs {
+        marshal::belief::prior::pairs_text(&text)
+    } else if mixture {
         marshal::belief::prior::mixture_text(&text)
     } else {
         marshal::belief::prior::table_text(&text)

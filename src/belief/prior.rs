@@ -21,6 +21,17 @@
 //! cargo run --release --example belief_prior -- --mixture > src/belief/prior_classic_mix.txt
 //! ```
 //!
+//! Within a style the slots are independent, so a piece of known rank says little of the
+//! pieces that started next to it; people's setups say more (the Spy by the General, tip
+//! T6; Bombs by the Flag, T1; seldom two pieces of one rank side by side). Classic has a
+//! pair table (`prior_classic_pairs.txt`, the same training lines): for a piece of each
+//! known rank, how much likelier each rank is on its neighbours than the styles say. The
+//! tracker multiplies it in ([`Prior::pair`]). Regenerate it with
+//!
+//! ```text
+//! cargo run --release --example belief_prior -- --pairs > src/belief/prior_classic_pairs.txt
+//! ```
+//!
 //! Every other variant (compact, duel, barrage, custom armies) counts the setups of our
 //! own generator (`crate::setup`, which follows the tips and the human tables), drawn with
 //! a fixed seed the first time the variant is used, and mixes in the army's rank shares so
@@ -37,6 +48,9 @@ const CLASSIC_TABLE: &str = include_str!("prior_classic.txt");
 /// The classic mixture table: per style a `style <setups>` line, then one line per slot as in
 /// `CLASSIC_TABLE` (expected counts, one decimal).
 const CLASSIC_MIXTURE: &str = include_str!("prior_classic_mix.txt");
+/// The classic pair table (`prior_classic_pairs.txt`): what a piece of known rank says of
+/// the ranks of the pieces that started next to it, beyond what the styles say.
+const CLASSIC_PAIRS: &str = include_str!("prior_classic_pairs.txt");
 /// Setup styles in the classic mixture: on setups outside the training data (the held-out
 /// lines not also among the training lines), 32 styles predict the unmoved pieces about as
 /// well as on the training lines' own repeats, where more styles begin to recall
@@ -49,6 +63,9 @@ pub const MIX_STYLES: usize = 32;
 /// the full belief's log-loss was 1.8418 and 1.7907 with one style, 1.8273 and 1.8049 at
 /// power 1, 1.8074 and 1.7707 at 0.5, 1.8122 and 1.7663 at 0.3.
 const MIX_TEMPER: f64 = 0.5;
+/// Weight of "no change" in each entry of the pair table, in neighbours (of about 3,000
+/// to 90,000 per known rank).
+const PAIR_SMOOTHING: f64 = 20.0;
 /// Expectation-maximisation rounds that learn the mixture.
 const MIX_ROUNDS: usize = 40;
 /// Weight of the army's rank shares in one style's table, in setups.
@@ -71,6 +88,8 @@ pub struct Prior {
     p: Vec<[f32; NUM_RANKS]>,
     /// Setup styles (classic only).
     mix: Option<Mixture>,
+    /// Pair factors by the known rank, then the neighbour's rank (classic only).
+    pairs: Option<[[f32; NUM_RANKS]; NUM_RANKS]>,
 }
 
 /// One style's weight in setups and its expected rank counts per slot.
@@ -181,6 +200,10 @@ impl Prior {
                     Ok(styles) => p.mix = Some(Mixture::from_counts(v, &styles)),
                     Err(e) => tracing::warn!("the classic mixture table does not parse ({e}); using one style"),
                 }
+                match parse_pairs(CLASSIC_PAIRS) {
+                    Ok(t) => p.pairs = Some(t),
+                    Err(e) => tracing::warn!("the classic pair table does not parse ({e}); no pair factors"),
+                }
                 return p;
             }
             tracing::warn!("the classic prior table does not parse; using the generic prior");
@@ -217,7 +240,19 @@ impl Prior {
             rows: v.setup_rows,
             p,
             mix: None,
+            pairs: None,
         }
+    }
+
+    /// How much likelier rank `k` is on a piece that started next to a piece of rank
+    /// `known` than the styles say (1 where the variant has no pair table).
+    pub fn pair(&self, known: Rank, k: usize) -> f32 {
+        self.pairs.as_ref().map_or(1.0, |t| t[known.index()][k])
+    }
+
+    /// Whether the variant has a pair table.
+    pub fn has_pairs(&self) -> bool {
+        self.pairs.is_some()
     }
 
     /// The setup styles, where the variant has them.
@@ -449,6 +484,102 @@ pub fn mixture_text(gravon_file: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// Parses the pair table: one line per known rank, its character then the factors of
+/// the neighbour's ranks, in `Rank::ALL` order.
+fn parse_pairs(text: &str) -> Result<[[f32; NUM_RANKS]; NUM_RANKS], String> {
+    let mut t = [[1f32; NUM_RANKS]; NUM_RANKS];
+    let mut seen = 0;
+    for line in table_lines(text) {
+        let mut w = line.split_whitespace();
+        let name = w.next().unwrap_or_default();
+        let mut chars = name.chars();
+        let r = match (chars.next().and_then(Rank::from_char), chars.next()) {
+            (Some(r), None) => r.index(),
+            _ => return Err(format!("unknown rank {name:?}")),
+        };
+        let nums: Vec<f32> = w
+            .map(|x| x.parse::<f32>().map_err(|e| format!("{x:?}: {e}")))
+            .collect::<Result<_, _>>()?;
+        if nums.len() != NUM_RANKS || nums.iter().any(|&x| !(x > 0.0 && x.is_finite())) {
+            return Err(format!("rank {name}: expected {NUM_RANKS} positive factors"));
+        }
+        t[r].copy_from_slice(&nums);
+        seen += 1;
+    }
+    if seen != NUM_RANKS {
+        return Err(format!("expected {NUM_RANKS} rows, found {seen}"));
+    }
+    Ok(t)
+}
+
+/// The classic pair table (the contents of `prior_classic_pairs.txt`) learnt from the
+/// training lines of a Gravon classic setup file against the shipped mixture: for every
+/// piece of every line taken as known (rank `r`), each piece that started next to it
+/// adds its rank to the count of `r`'s row and the mixture's prediction for its slot,
+/// given the known piece alone, to the expected count; the factor is their ratio.
+pub fn pairs_text(gravon_file: &str) -> Result<String, String> {
+    let v = Variant::CLASSIC;
+    let mix = Mixture::from_counts(&v, &parse_mixture(CLASSIC_MIXTURE)?);
+    let cols = v.files as usize;
+    let rows = v.setup_rows as usize;
+    let mut seen = [[0f64; NUM_RANKS]; NUM_RANKS];
+    let mut expected = [[0f64; NUM_RANKS]; NUM_RANKS];
+    let mut n = 0;
+    for (i, line) in gravon_file.lines().filter(|l| !l.trim().is_empty()).enumerate() {
+        if held_out(i) {
+            continue;
+        }
+        let s = crate::formats::gravon::parse_gravon(line, &v).map_err(|e| format!("line {}: {e}", i + 1))?;
+        let rank = |slot: usize| s.at(slot / cols, slot % cols).map_or(0, |r| r.index());
+        n += 1;
+        for slot in 0..rows * cols {
+            let r = rank(slot);
+            let lw = mix.log_weights(&[(slot, 1 << r)]);
+            for j in slot_neighbours(slot, rows, cols) {
+                seen[r][rank(j)] += 1.0;
+                for (e, p) in expected[r].iter_mut().zip(mix.at(&lw, j)) {
+                    *e += p as f64;
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    out.push_str("# Pair factors of the human classic setups (Gravon): how much likelier each rank is\n");
+    out.push_str("# on a piece that started next to a piece of known rank than the setup styles say,\n");
+    out.push_str("# learnt from the training lines of data/classic-human-setups.txt(.gz).\n");
+    out.push_str(
+        "# Regenerate: cargo run --release --example belief_prior -- --pairs > src/belief/prior_classic_pairs.txt\n",
+    );
+    out.push_str(&format!("# setups {n}, smoothing {PAIR_SMOOTHING}\n"));
+    out.push_str("# known rank, then the factors of the neighbour's F S 2 3 4 5 6 7 8 9 M B\n");
+    for r in Rank::ALL {
+        let k = r.index();
+        let nums: Vec<String> = (0..NUM_RANKS)
+            .map(|j| {
+                format!(
+                    "{:.3}",
+                    (seen[k][j] + PAIR_SMOOTHING) / (expected[k][j] + PAIR_SMOOTHING)
+                )
+            })
+            .collect();
+        out.push_str(&format!("{} {}\n", r.to_char(), nums.join(" ")));
+    }
+    Ok(out)
+}
+
+/// The slots next to `slot` in a zone of `rows` by `cols` slots.
+fn slot_neighbours(slot: usize, rows: usize, cols: usize) -> impl Iterator<Item = usize> {
+    let (row, col) = (slot / cols, slot % cols);
+    [
+        (row > 0).then(|| slot - cols),
+        (row + 1 < rows).then(|| slot + cols),
+        (col > 0).then(|| slot - 1),
+        (col + 1 < cols).then(|| slot + 1),
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// Is line `index` (0-based, over the non-empty lines of the human file) held out of the
 /// prior's training data?
 pub fn held_out(index: usize) -> bool {
@@ -533,6 +664,58 @@ mod tests {
             }
         }
     }
+    /// Log-loss of the true ranks of the pieces next to one known piece of held-out human
+    /// setups (every fifth slot taken as known in turn), from the styles given that piece,
+    /// with and without its pair factors. The pairs must help, and say what the tips say:
+    /// the Spy stands by the General (T6), the Bombs by the Flag (T1).
+    #[test]
+    fn pairs_predict_the_neighbours_of_a_known_piece() {
+        let v = Variant::CLASSIC;
+        let p = Prior::for_variant(&v);
+        let mix = p.mixture().expect("classic has styles");
+        assert!(p.has_pairs());
+        assert!(p.pair(Rank::General, Rank::Spy.index()) > 2.0);
+        assert!(p.pair(Rank::Flag, Rank::Bomb.index()) > 1.3);
+        let text = crate::data::classic_human_setups();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let training: std::collections::HashSet<&str> = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !held_out(*i))
+            .map(|(_, l)| *l)
+            .collect();
+        let cols = v.files as usize;
+        let rows = v.setup_rows as usize;
+        let (mut styled, mut paired, mut n) = (0f64, 0f64, 0usize);
+        for (i, line) in lines.iter().enumerate() {
+            if !held_out(i) || training.contains(line) {
+                continue;
+            }
+            let s = crate::formats::gravon::parse_gravon(line, &v).unwrap();
+            let rank = |slot: usize| s.at(slot / cols, slot % cols).unwrap();
+            for known in (i / 10 % 5..rows * cols).step_by(5) {
+                let r = rank(known);
+                let w = mix.log_weights(&[(known, 1 << r.index())]);
+                for j in slot_neighbours(known, rows, cols) {
+                    let at = mix.at(&w, j);
+                    let t = rank(j).index();
+                    let f: Vec<f64> = (0..NUM_RANKS).map(|k| at[k] as f64 * p.pair(r, k) as f64).collect();
+                    styled -= (at[t] as f64).ln();
+                    paired -= (f[t] / f.iter().sum::<f64>()).ln();
+                    n += 1;
+                }
+            }
+            if n > 20_000 {
+                break;
+            }
+        }
+        let (styled, paired) = (styled / n as f64, paired / n as f64);
+        assert!(
+            paired < styled - 0.02,
+            "pairs {paired:.4} against styles {styled:.4} over {n} neighbours"
+        );
+    }
+
     /// Log-loss of the true ranks of the back two rows of held-out human setups, given the
     /// front two rows: their movable pieces known to have moved, every other one of them
     /// seen. The styles must beat the one table.
