@@ -224,7 +224,11 @@ def test_the_other_observation_forms_play_too():
                          jobs=2, nodes=NODES)
     for env_id, r in zip(env_ids, results):
         assert r.env_id == env_id, r
-        assert r.outcome == "win" and r.marshal_invalid == 0 and not r.mismatches, r
+        # Played to the end: a win, or the one loss the random agent can bring about, by
+        # walking into a Flag TextArena left unguarded (as in the four games above).
+        flag_walk = r.outcome == "loss" and "captured the opponent's flag" in r.reason
+        assert r.outcome == "win" or flag_walk, r
+        assert r.marshal_invalid == 0 and not r.mismatches, r
         assert r.board_checks > 20, r
 
 
