@@ -664,6 +664,28 @@ mod tests {
             }
         }
     }
+    /// The held-out lines of the human classic setups that are not also training lines, in
+    /// order: (line index, setup).
+    fn held_out_setups() -> impl Iterator<Item = (usize, Setup)> {
+        let text = crate::data::classic_human_setups();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let training: std::collections::HashSet<&str> = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !held_out(*i))
+            .map(|(_, l)| *l)
+            .collect();
+        let v = Variant::CLASSIC;
+        let kept: Vec<(usize, &str)> = lines
+            .iter()
+            .enumerate()
+            .filter(|(i, l)| held_out(*i) && !training.contains(*l))
+            .map(|(i, l)| (i, *l))
+            .collect();
+        kept.into_iter()
+            .map(move |(i, l)| (i, crate::formats::gravon::parse_gravon(l, &v).unwrap()))
+    }
+
     /// Log-loss of the true ranks of the pieces next to one known piece of held-out human
     /// setups (every fifth slot taken as known in turn), from the styles given that piece,
     /// with and without its pair factors. The pairs must help, and say what the tips say:
@@ -676,22 +698,10 @@ mod tests {
         assert!(p.has_pairs());
         assert!(p.pair(Rank::General, Rank::Spy.index()) > 2.0);
         assert!(p.pair(Rank::Flag, Rank::Bomb.index()) > 1.3);
-        let text = crate::data::classic_human_setups();
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let training: std::collections::HashSet<&str> = lines
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !held_out(*i))
-            .map(|(_, l)| *l)
-            .collect();
         let cols = v.files as usize;
         let rows = v.setup_rows as usize;
         let (mut styled, mut paired, mut n) = (0f64, 0f64, 0usize);
-        for (i, line) in lines.iter().enumerate() {
-            if !held_out(i) || training.contains(line) {
-                continue;
-            }
-            let s = crate::formats::gravon::parse_gravon(line, &v).unwrap();
+        for (i, s) in held_out_setups() {
             let rank = |slot: usize| s.at(slot / cols, slot % cols).unwrap();
             for known in (i / 10 % 5..rows * cols).step_by(5) {
                 let r = rank(known);
@@ -725,21 +735,9 @@ mod tests {
         let p = Prior::for_variant(&v);
         let mix = p.mixture().expect("classic has styles");
         assert_eq!(mix.styles(), MIX_STYLES);
-        let text = crate::data::classic_human_setups();
-        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
-        let training: std::collections::HashSet<&str> = lines
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !held_out(*i))
-            .map(|(_, l)| *l)
-            .collect();
         let cols = v.files as usize;
         let (mut one, mut styled, mut n) = (0f64, 0f64, 0usize);
-        for (i, line) in lines.iter().enumerate() {
-            if !held_out(i) || training.contains(line) {
-                continue;
-            }
-            let s = crate::formats::gravon::parse_gravon(line, &v).unwrap();
+        for (_, s) in held_out_setups() {
             let rank = |slot: usize| s.at(slot / cols, slot % cols).unwrap();
             let mut facts = Vec::new();
             for slot in 2 * cols..4 * cols {
