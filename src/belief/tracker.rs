@@ -754,7 +754,12 @@ impl Tracker {
             }
             (info.mask, w)
         };
-        let general = if e.prior { self.enemy_general(view) } else { None };
+        // The enemy pieces of known rank: start square, rank, square while on the board.
+        let known = if e.prior { self.known_ranks(view) } else { Vec::new() };
+        let general = known
+            .iter()
+            .find(|k| k.1 == Rank::General)
+            .map(|&(start, _, at)| (start, at));
         let by_general = |id: usize, now: Option<Square>, w: &mut [f64; NUM_RANKS]| {
             let Some((start, at)) = general else {
                 return;
@@ -770,18 +775,12 @@ impl Tracker {
                 w[Rank::Spy.index()] *= SPY_BY_GENERAL;
             }
         };
-        // The enemy pieces of known rank, by start square: what they say of the pieces
-        // that started next to them (`Prior::pair`).
-        let known: Vec<(Square, Rank)> = if e.prior && self.prior.has_pairs() {
-            self.known_ranks(view)
-        } else {
-            Vec::new()
-        };
+        // What they say of the pieces that started next to them (`Prior::pair`).
         let pairs = |id: usize, w: &mut [f64; NUM_RANKS]| {
-            let Some(info) = self.pieces.get(id).filter(|i| i.known) else {
+            let Some(info) = self.pieces.get(id).filter(|i| i.known && self.prior.has_pairs()) else {
                 return;
             };
-            for &(_, r) in known.iter().filter(|(s, _)| s.distance(info.start) == 1) {
+            for &(_, r, _) in known.iter().filter(|(s, _, _)| s.distance(info.start) == 1) {
                 for (k, x) in w.iter_mut().enumerate() {
                     *x *= self.prior.pair(r, k) as f64;
                 }
@@ -811,9 +810,10 @@ impl Tracker {
         b
     }
 
-    /// The start square and rank of every followed enemy piece whose rank is known: seen
-    /// on the board, shown as it died, or ruled down to one rank by fights.
-    fn known_ranks(&self, view: &Position) -> Vec<(Square, Rank)> {
+    /// The start square, rank and (while on the board) square of every followed enemy piece
+    /// whose rank is known: seen on the board, shown as it died, or ruled down to one rank
+    /// by fights.
+    fn known_ranks(&self, view: &Position) -> Vec<(Square, Rank, Option<Square>)> {
         let them = self.us.flip();
         let mut out = Vec::new();
         let mut on_board = [false; IDS];
@@ -833,34 +833,14 @@ impl Tracker {
             } else {
                 None
             };
-            out.extend(rank.map(|r| (info.start, r)));
+            out.extend(rank.map(|r| (info.start, r, Some(sq))));
         }
         for (id, info) in self.pieces.iter().enumerate() {
             if info.known && !on_board[id] {
-                out.extend(info.dead_rank.map(|r| (info.start, r)));
+                out.extend(info.dead_rank.map(|r| (info.start, r, None)));
             }
         }
         out
-    }
-
-    /// The enemy General's start square and, while it lives, its square, once its rank is
-    /// known (seen, or ruled down to the General by fights).
-    fn enemy_general(&self, view: &Position) -> Option<(Square, Option<Square>)> {
-        let them = self.us.flip();
-        let general = 1 << Rank::General.index();
-        for sq in self.variant.squares() {
-            let Some(p) = view.piece_at(sq).filter(|p| p.color() == them) else {
-                continue;
-            };
-            let info = self.pieces.get(view.id_at(sq) as usize).filter(|i| i.known);
-            if let Some(info) = info.filter(|i| p.rank() == Rank::General || i.mask == general) {
-                return Some((info.start, Some(sq)));
-            }
-        }
-        self.pieces
-            .iter()
-            .find(|i| i.known && i.dead_rank == Some(Rank::General))
-            .map(|i| (i.start, None))
     }
 
     /// Each followed piece's prior from the setup styles (by identity; `None` where the
