@@ -68,6 +68,8 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
    its seen Colonel, General or Marshal attacking our hidden pieces, or our seen ones; its
    other attacks; our Colonel, General or Marshal attacking its unmoved hidden pieces; our
    other attacks.
+7. Our Flag: taken by the enemy, and how often the move after its Miner took a Bomb beside
+   the Flag (the same piece, the Bomb one step from the Flag).
 """
 import argparse
 import os
@@ -358,6 +360,14 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                 kind = 3
             c[MATERIAL[kind]] += change
             note(p, "material %+d (%s)" % (change, MATERIAL[kind][5:].replace(" (sum)", "")))
+            # 7. our Flag taken, right after its Miner took a Bomb beside it.
+            if how == "VICTORY_FLAG" and not ours_att:
+                c["7a our Flag taken"] += 1
+                before = ps[i - 2] if i >= 2 else None
+                if (before is not None and before["att"] is att and before["how"] == "KILLS"
+                        and before["dfd"]["p"] == "B" and steps(before["to"], p["to"]) == 1):
+                    c["7b   the move after its Miner took a Bomb beside it"] += 1
+                    note(p, "its Miner took our Flag the move after the Bomb beside it")
             if how in ("KILLS", "VICTORY_FLAG"):
                 took[id(att)] += 1
                 last_took[id(att)] = i
@@ -563,17 +573,18 @@ SELF_TEST_EXPECTED = {
 # our Sergeant (a shown Scout, so no bluff), which takes it; our hidden Marshal steps
 # next to its General (an approach, no bluff), which attacks it and dies; our Marshal,
 # now seen, dies on the Bomb of its front row (y 3), where both unmoved pieces are Bombs.
+# Then its Miner walks down the x 8 file, takes the Bomb on x 8 y 8 and our Flag behind it.
 SELF_TEST_LOG_BLUE = """\
 doi RED SETUP
 F........6
 ..........
 ..........
-B9..2B....
+B9..2B..8.
 marshal BLUE SETUP
 ....1.....
 ..........
-.7........
-..........
+.7......B.
+........F.
 1 RED: 1 3 DOWN 4 OK
 1 BLU: 1 8 UP KILLS 7 9
 2 RED: 4 3 DOWN OK
@@ -584,18 +595,31 @@ marshal BLUE SETUP
 4 BLU: 4 4 RIGHT OK
 5 RED: 9 1 UP OK
 5 BLU: 5 4 UP DIES 1 B
+6 RED: 8 3 DOWN OK
+6 BLU: 1 7 DOWN OK
+7 RED: 8 4 DOWN OK
+7 BLU: 1 8 UP OK
+8 RED: 8 5 DOWN OK
+8 BLU: 1 7 DOWN OK
+9 RED: 8 6 DOWN OK
+9 BLU: 1 8 UP OK
+10 RED: 8 7 DOWN KILLS 8 B
+10 BLU: 1 7 DOWN OK
+11 RED: 8 8 DOWN VICTORY_FLAG
 """
 SELF_TEST_EXPECTED_BLUE = {
     "1a our Marshal/General lost without a trade": 1,
     "1b   Marshal on a Bomb": 1,
     "1c games with one lost": 1,
-    ATTACKS: 1, "2b   Bombs hit": 1, ROW: 2, "2e   Bombs among them": 2,
+    ATTACKS: 1, "2b   Bombs hit": 1, ROW: 3, "2e   Bombs among them": 2,
     "2g its front-row pieces that never moved in the game": 2, "2h   Bombs among them": 2,
     RAIDS[0][0]: 1, RAIDS[0][1]: 1, RAIDS[0][2]: 1, RAIDS[1][0]: 0,
     BLUFFS[0][0]: 0, BLUFFS[1][0]: 1, BLUFFS[1][1]: 0,
     # Our Sergeant on its shown Scout +30 (6f), its hidden General on our Marshal +300
-    # (6d), our seen Marshal on the Bomb -400 (6e).
-    MATERIAL[0]: -70, MATERIAL[3]: 300, MATERIAL[4]: -400, MATERIAL[5]: 30,
+    # and its Miner on our Bomb -20 (6d), our seen Marshal on the Bomb -400 (6e).
+    MATERIAL[0]: -90, MATERIAL[3]: 280, MATERIAL[4]: -400, MATERIAL[5]: 30,
+    "7a our Flag taken": 1,
+    "7b   the move after its Miner took a Bomb beside it": 1,
 }
 
 
