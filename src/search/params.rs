@@ -34,6 +34,11 @@ pub(super) const BOMB_SHIFT: f64 = 2.4;
 /// The least Spy chance of an unmoved unseen piece next to our seen Marshal: an opponent
 /// leaves its Spy where a known Marshal will pass.
 pub(super) const SPY_FLOOR: f32 = 0.1;
+/// How far (steps) from our Flag an enemy Miner's attack on our unseen Bomb is always
+/// feared, whatever the odds the enemy could read: the Bombs around a Flag are read as
+/// such (against Demon of Ignorance 12 of our 21 Flags lost were taken the move after its
+/// Miner took the Bomb beside them; a Bomb two steps off opens the way to one beside it).
+pub(super) const FLAG_BOMB_REACH: u32 = 2;
 
 // --- Games that stand still (think.rs) ---
 
