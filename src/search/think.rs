@@ -290,12 +290,11 @@ struct Searcher<'a> {
     /// By piece of ours (identity in the current world) and whether it has moved: the
     /// attacker ranks of the enemy's attacks on it, unseen, that it expects to lose by and
     /// that are left out: by the enemy's view of that piece where it is followed
-    /// (`exposed_masks`), else by the numbers of our unseen ranks (`blind_odds`).
+    /// (`exposed_masks`), else by the numbers of our unseen ranks (`blind_odds`); never a
+    /// Miner on a Bomb near our Flag (`FLAG_BOMB_REACH`).
     blind: Vec<[u16; 2]>,
     /// Our unseen pieces' root squares and their `exposed_masks`.
     exposed_rows: Vec<(Square, [u16; 2])>,
-    /// Our Flag's square (in the current world), if it stands on the board.
-    own_flag: Option<Square>,
     /// The range chance-node outcomes are clamped to, from our side: no loss is clamped;
     /// a win counts `WIN_IN_CHANCE` beyond the static score of the current world's root
     /// (or of an even position).
@@ -431,7 +430,6 @@ impl<'a> Searcher<'a> {
             spy_unseen: false,
             blind: vec![[0; 2]; IDS],
             exposed_rows: Vec::new(),
-            own_flag: None,
             chance_lo: -WIN,
             chance_hi: WIN_IN_CHANCE,
             gamble_lo: -WIN,
@@ -494,17 +492,27 @@ impl<'a> Searcher<'a> {
         }
         self.spy_unseen = unseen.iter().any(|(_, p)| p[0][Rank::Spy.index()] > 0.0);
         self.blind.fill(blind_odds(world, self.us));
-        let flag = Piece::new(self.us, Rank::Flag).code();
-        self.own_flag = (0..CELLS).find(|&i| world.cells[i] == flag).map(Square::from_index);
         for (sq, m) in &self.exposed_rows {
             self.blind[world.ids[sq.index()] as usize % IDS] = *m;
+        }
+        // A Miner's attack on a Bomb of ours within `FLAG_BOMB_REACH` steps of our Flag is
+        // never left out: the Bombs that close in a Flag are read as such.
+        let (flag, bomb) = (
+            Piece::new(self.us, Rank::Flag).code(),
+            Piece::new(self.us, Rank::Bomb).code(),
+        );
+        if let Some(f) = (0..CELLS).find(|&i| world.cells[i] == flag).map(Square::from_index) {
+            for i in (0..CELLS).filter(|&i| world.cells[i] == bomb) {
+                if Square::from_index(i).distance(f) <= FLAG_BOMB_REACH {
+                    self.blind[world.ids[i] as usize % IDS][0] &= !(1 << Rank::Miner.index());
+                }
+            }
         }
     }
 
     /// Is `m` an enemy attack on a piece of ours it has not seen, at odds it would not
-    /// take (`blind`)? An attack on our Flag is always feared, and so is a Miner's on a
-    /// Bomb within `FLAG_BOMB_REACH` steps of it: the Bombs that close in a Flag are read
-    /// as such.
+    /// take (`blind`)? An attack on our Flag is always feared (and, by the masks, a
+    /// Miner's on a Bomb near it: `new_world`).
     #[inline]
     fn blind_attack(&self, pos: &Position, m: Move) -> bool {
         if pos.side == self.us || m.rescue().is_some() {
@@ -515,14 +523,8 @@ impl<'a> Searcher<'a> {
         if def == EMPTY || pos.flags[t] & REVEALED != 0 || (def & RANK_MASK) as usize == Rank::Flag.index() {
             return false;
         }
-        let a = (pos.cells[m.from().index()] & RANK_MASK) as usize;
-        if a == Rank::Miner.index()
-            && (def & RANK_MASK) as usize == Rank::Bomb.index()
-            && self.own_flag.is_some_and(|f| f.distance(m.to()) <= FLAG_BOMB_REACH)
-        {
-            return false;
-        }
         let moved = usize::from(pos.flags[t] & MOVED != 0);
+        let a = (pos.cells[m.from().index()] & RANK_MASK) as usize;
         a < NUM_RANKS && self.blind[pos.ids[t] as usize % IDS][moved] & (1 << a) != 0
     }
 
