@@ -288,25 +288,34 @@ def protocol_tests(addr, server):
     log(f"leak check with beliefs on: {n} states, no hidden rank shown")
 
     # Adjourn a game, load its record on another page and play it to the end.
-    c = Client(addr)
-    c.until({"hello"})
-    c.send(type="new", variant="duel", color="red", movetime=20)
-    c.until({"newgame"})
-    c.send(type="human_setup")
-    m = c.until({"setup", "error"})
-    if m["type"] != "error":
-        raise SystemExit("web test: duel has no human setups, yet one was given")
-    c.send(type="generate")
-    c.send(type="start", setup=c.until({"setup"})["setup"])
-    for _ in range(3):
-        m = c.until({"state"})
-        while not m["legal"]:
+    # Three random moves of ours can end a duel game (then adjourn is refused): play again.
+    for attempt in range(5):
+        c = Client(addr)
+        c.until({"hello"})
+        c.send(type="new", variant="duel", color="red", movetime=20)
+        c.until({"newgame"})
+        c.send(type="human_setup")
+        m = c.until({"setup", "error"})
+        if m["type"] != "error":
+            raise SystemExit("web test: duel has no human setups, yet one was given")
+        c.send(type="generate")
+        c.send(type="start", setup=c.until({"setup"})["setup"])
+        for _ in range(3):
             m = c.until({"state"})
-        c.send(type="move", move=random.choice(m["legal"]))
-    c.until({"state"})
-    c.send(type="adjourn")
-    saved = c.until({"record"})["record"]
-    c.close()
+            while not m["legal"]:
+                m = c.until({"state"})
+            c.send(type="move", move=random.choice(m["legal"]))
+        c.until({"state"})
+        c.send(type="adjourn")
+        m = c.until({"record", "error"})
+        c.close()
+        if m["type"] == "record":
+            saved = m["record"]
+            break
+        if "over" not in m.get("message", ""):
+            raise SystemExit(f"web test: adjourn refused: {m}")
+    else:
+        raise SystemExit("web test: five duel games ended within three moves")
     c = Client(addr)
     c.until({"hello"})
     c.send(type="load", record=saved, color="red", movetime=20)
