@@ -88,7 +88,7 @@ fn neighbours(sq: usize) -> impl Iterator<Item = usize> {
 
 /// The square of `color`'s Flag, if it has one on the board.
 #[inline]
-fn flag_square(pos: &Position, color: Color) -> Option<usize> {
+pub(super) fn flag_square(pos: &Position, color: Color) -> Option<usize> {
     let c = color.index();
     let mut still = pos.bb[c][0] & !(pos.bb[c][1] | pos.bb[c][2]);
     let flag = Rank::Flag as u8;

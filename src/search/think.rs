@@ -13,7 +13,7 @@
 //! score more (`STALE_FROM`), and a root move costs for every time the placement it makes
 //! stood before (`REPEAT_STEP`).
 
-use super::eval::{evaluate_full, evaluate_guessing, piece_value, VALUES, WIN, WIN_BOUND};
+use super::eval::{evaluate_full, evaluate_guessing, flag_square, piece_value, VALUES, WIN, WIN_BOUND};
 use super::params::*;
 use crate::belief::Belief;
 use crate::rules::piece::{resolve_combat, Piece, EMPTY, NUM_RANKS, RANK_MASK};
@@ -497,13 +497,14 @@ impl<'a> Searcher<'a> {
         }
         // A Miner's attack on a Bomb of ours within `FLAG_BOMB_REACH` steps of our Flag is
         // never left out: the Bombs that close in a Flag are read as such.
-        let (flag, bomb) = (
-            Piece::new(self.us, Rank::Flag).code(),
-            Piece::new(self.us, Rank::Bomb).code(),
-        );
-        if let Some(f) = (0..CELLS).find(|&i| world.cells[i] == flag).map(Square::from_index) {
-            for i in (0..CELLS).filter(|&i| world.cells[i] == bomb) {
-                if Square::from_index(i).distance(f) <= FLAG_BOMB_REACH {
+        if let Some(f) = flag_square(world, self.us).map(Square::from_index) {
+            let (c, bomb) = (self.us.index(), Piece::new(self.us, Rank::Bomb).code());
+            // Our pieces that cannot move: the Bombs and the Flag.
+            let mut still = world.bb[c][0] & !(world.bb[c][1] | world.bb[c][2]);
+            while still != 0 {
+                let i = still.trailing_zeros() as usize + crate::rules::square::STRIDE;
+                still &= still - 1;
+                if world.cells[i] == bomb && Square::from_index(i).distance(f) <= FLAG_BOMB_REACH {
                     self.blind[world.ids[i] as usize % IDS][0] &= !(1 << Rank::Miner.index());
                 }
             }
