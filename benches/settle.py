@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""How soon the search settles on its move: the best move at a few node budgets against
+the best move at a large one, over positions of finished games.
+
+    python3 benches/settle.py --marshal PATH [--marshal PATH ...] [--nodes 60000,230000,700000]
+        [--reference 5000000] [--plies 40,90,140,190,240] [--games N] OUTDIR ...
+    python3 benches/settle.py --self-test
+
+From the first `--games` finished games of the ladder folders (benches/ucc-ladder.sh;
+Marshal is the player whose path ends in /marshal, as in ucc_losses.py), Marshal's view
+before each ply of `--plies` the game reached (`marshal convert --to commands --side C
+--ply N log`). Each engine searches each position with `go nodes N` for every budget and
+for the reference budget (deterministic: a node budget, not a clock; at about 750,000
+nodes a second, 230,000 nodes is about 300 ms and 700,000 about 1000 ms). Printed per
+engine and budget: in how many positions the best move is the reference's.
+
+A search whose move at 1000 ms is mostly its move at 300 ms cannot gain much from the
+extra time, whatever the move is worth; a search that keeps changing its mind as the
+budget grows spends the time on something. The count says which, not which is better:
+only games say that.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import doi_losses  # noqa: E402
+import threat_replays  # noqa: E402
+import ucc_losses  # noqa: E402
+
+
+def positions(logs, plies):
+    """(log, ply, side) for each ply of `plies` each game reached, Marshal's side."""
+    for log in logs:
+        me, ps = doi_losses.plies(open(log).read().splitlines())
+        if me is None:
+            continue
+        side = "red" if me == "R" else "blue"
+        # The view before a ply of ours: Red moves at even plies (from 0), Blue at odd.
+        mine = 0 if me == "R" else 1
+        for p in plies:
+            q = p + (p - mine) % 2
+            if q < len(ps):
+                yield log, q, side
+
+
+def agreement(moves, reference):
+    """How many of `moves` match `reference`, position by position."""
+    return sum(a == b for a, b in zip(moves, reference))
+
+
+def self_test():
+    if agreement(["a1a2", "b1b2", "c1c2"], ["a1a2", "b1b3", "c1c2"]) != 2:
+        sys.exit("self-test: agreement miscounted")
+    lines = threat_replays.SELF_TEST_LOG.splitlines()
+    me, ps = doi_losses.plies(lines)
+    if me != "R" or len(ps) != 10:
+        sys.exit("self-test: the hand-made game read as %s with %d plies" % (me, len(ps)))
+    print("self-test: agreement and plies as expected")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--marshal", action="append", help="an engine (repeatable)")
+    ap.add_argument("--nodes", default="60000,230000,700000")
+    ap.add_argument("--reference", type=int, default=5_000_000)
+    ap.add_argument("--plies", default="40,90,140,190,240")
+    ap.add_argument("--games", type=int, default=6)
+    ap.add_argument("--self-test", action="store_true")
+    ap.add_argument("dirs", nargs="*")
+    a = ap.parse_args()
+    if a.self_test:
+        self_test()
+        return
+    if not a.dirs or not a.marshal:
+        ap.error("give an engine (--marshal) and a ladder folder")
+    try:
+        budgets = [int(x) for x in a.nodes.split(",")]
+        plies = [int(x) for x in a.plies.split(",")]
+    except ValueError:
+        ap.error("--nodes and --plies take numbers separated by commas")
+    logs = [log for _, _, _, log in ucc_losses.finished_games(a.dirs)][: a.games]
+    cases = list(positions(logs, plies))
+    print("%d positions from %d games" % (len(cases), len(logs)))
+    for m in a.marshal:
+        ref = [threat_replays.best_move(m, log, ply, side, a.reference) for log, ply, side in cases]
+        said = []
+        for n in budgets:
+            moves = [threat_replays.best_move(m, log, ply, side, n) for log, ply, side in cases]
+            said.append("%d nodes %d" % (n, agreement(moves, ref)))
+        print("%s: the move at %d nodes matched at %s" % (m, a.reference, ", ".join(said)))
+
+
+if __name__ == "__main__":
+    main()
