@@ -12,7 +12,8 @@ before each ply of `--plies` the game reached (`marshal convert --to commands --
 --ply N log`). Each engine searches each position with `go nodes N` for every budget and
 for the reference budget (deterministic: a node budget, not a clock; at about 750,000
 nodes a second, 230,000 nodes is about 300 ms and 700,000 about 1000 ms). Printed per
-engine and budget: in how many positions the best move is the reference's.
+engine and budget: in how many positions the best move is the reference's; with
+`--show`, also each position where a budget's move differs (the log, the ply, the moves).
 
 A search whose move at 1000 ms is mostly its move at 300 ms cannot gain much from the
 extra time, whatever the move is worth; a search that keeps changing its mind as the
@@ -66,6 +67,7 @@ def main():
     ap.add_argument("--reference", type=int, default=5_000_000)
     ap.add_argument("--plies", default="40,90,140,190,240")
     ap.add_argument("--games", type=int, default=6)
+    ap.add_argument("--show", action="store_true", help="list the positions where the moves differ")
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("dirs", nargs="*")
     a = ap.parse_args()
@@ -88,6 +90,11 @@ def main():
         for n in budgets:
             moves = [threat_replays.best_move(m, log, ply, side, n) for log, ply, side in cases]
             said.append("%d nodes %d" % (n, agreement(moves, ref)))
+            if a.show:
+                for (log, ply, side), mv, r in zip(cases, moves, ref):
+                    if mv != r:
+                        print("  %s ply %d (%s): %s at %d nodes, %s at %d" % (
+                            log, ply, side, mv, n, r, a.reference))
         print("%s: the move at %d nodes matched at %s" % (m, a.reference, ", ".join(said)))
 
 
