@@ -20,7 +20,6 @@ extra time, whatever the move is worth; a search that keeps changing its mind as
 budget grows spends the time on something. The count says which, not which is better:
 only games say that.
 """
-import argparse
 import os
 import sys
 
@@ -61,21 +60,17 @@ def self_test():
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--marshal", action="append", help="an engine (repeatable)")
+    ap = threat_replays.replay_parser(__doc__, nodes=False)
     ap.add_argument("--nodes", default="60000,230000,700000")
     ap.add_argument("--reference", type=int, default=5_000_000)
     ap.add_argument("--plies", default="40,90,140,190,240")
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--show", action="store_true", help="list the positions where the moves differ")
-    ap.add_argument("--self-test", action="store_true")
-    ap.add_argument("dirs", nargs="*")
     a = ap.parse_args()
     if a.self_test:
         self_test()
         return
-    if not a.dirs or not a.marshal:
-        ap.error("give an engine (--marshal) and a ladder folder")
+    threat_replays.require_engines(ap, a)
     try:
         budgets = [int(x) for x in a.nodes.split(",")]
         plies = [int(x) for x in a.plies.split(",")]

@@ -70,21 +70,28 @@ def best_move(marshal, log, ply, side, nodes):
     return said[-1]
 
 
-def replay_parser(doc):
-    """The options of a replay tool: engines, nodes, the self-test and ladder folders."""
+def replay_parser(doc, nodes=True):
+    """The options of a replay tool: engines, nodes (one budget, unless `nodes` is false),
+    the self-test and ladder folders."""
     ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--marshal", action="append", help="an engine (repeatable)")
-    ap.add_argument("--nodes", type=int, default=150_000)
+    if nodes:
+        ap.add_argument("--nodes", type=int, default=150_000)
     ap.add_argument("--self-test", action="store_true")
     ap.add_argument("dirs", nargs="*")
     return ap
 
 
+def require_engines(ap, a):
+    """An error unless an engine and a ladder folder were given."""
+    if not a.dirs or not a.marshal:
+        ap.error("give an engine (--marshal) and a ladder folder")
+
+
 def replay_cases(ap, a, read):
     """(log,) + moment for every moment `read(lines)` yields in the finished games of the
     folders asked for (an error when no engine or folder was given)."""
-    if not a.dirs or not a.marshal:
-        ap.error("give an engine (--marshal) and a ladder folder")
+    require_engines(ap, a)
     return [(log,) + m for _, _, _, log in ucc_losses.finished_games(a.dirs)
             for m in read(open(log).read().splitlines())]
 
