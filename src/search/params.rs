@@ -39,6 +39,9 @@ pub(super) const SPY_FLOOR: f32 = 0.1;
 /// such (against Demon of Ignorance 12 of our 21 Flags lost were taken the move after its
 /// Miner took the Bomb beside them; a Bomb two steps off opens the way to one beside it).
 pub(super) const FLAG_BOMB_REACH: u32 = 2;
+/// The least chance (root belief) that an unseen piece beside our Major, Colonel or
+/// General beats it for the root move to weigh that ambush as a chance node.
+pub(super) const AMBUSH_MIN: f32 = 0.02;
 
 // --- Games that stand still (think.rs) ---
 
@@ -117,7 +120,7 @@ pub(super) const CHASE_SHIFT: u32 = 6;
 /// piece after piece.
 pub(super) const CHASE_TOP: i32 = 200;
 pub(super) const CHASE_TOP_REACH: i32 = 12;
-pub(super) const CHASE_TOP_SHIFT: u32 = 5;
+pub(super) const CHASE_TOP_SHIFT: u32 = 6;
 /// Any enemy piece a side can take without risk draws its nearest taker `FAIR_STEP` a step
 /// within `FAIR_REACH` (a known Miner is worth too little for the chase above).
 pub(super) const FAIR_STEP: i32 = 3;

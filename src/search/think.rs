@@ -981,7 +981,7 @@ impl<'a> Searcher<'a> {
             // Moves far below this world's best only need a bound: they will not win the
             // average over worlds (the bound stands in for their score).
             let alpha = if best > -INF { best - ROOT_MARGIN } else { -INF };
-            let s = self.child(world, m, depth as i32, alpha, INF, 0);
+            let s = self.root_child(world, m, depth as i32, alpha);
             // A decided game pays nothing for repeats: charged to a loss, the cost made a
             // loss four plies away rank below one a ply away (`loss_key`), and against
             // the UCC 2012 AI hunter our last mover, shuffling beside their seen Marshal
@@ -1007,6 +1007,180 @@ impl<'a> Searcher<'a> {
             best = best.max(s);
         }
         true
+    }
+}
+
+/// The chance node of an ambush after a root move (`root_child`): the outcomes "a piece
+/// beside ours beats it" and "none does", each with the enemy ranks exchanged that play
+/// it out in this world (at most one per neighbour).
+struct Ambush {
+    p: f32,
+    swaps: [[(usize, usize); 4]; 2],
+    n: [usize; 2],
+}
+
+impl Searcher<'_> {
+    /// Root move `m` searched to `depth - 1` in `world`. Where it leaves our Major, Colonel
+    /// or General beside unseen enemy pieces, the enemy's strike there is weighed by the
+    /// root belief, not by this world's draw: a chance node over "one of them beats it"
+    /// (`ambush`). In a sampled world the piece beside the one our top piece took is strong
+    /// or not as that world drew it, and a few worlds weigh the ambush by luck.
+    fn root_child(&mut self, world: &mut Position, m: Move, depth: i32, alpha: i32) -> i32 {
+        let Some(a) = self.ambush(world, m) else {
+            return self.child(world, m, depth, alpha, INF, 0);
+        };
+        // Star1 over the two outcomes, each bounded by a won or lost game.
+        let w = WIN as f32;
+        let (mut sum, mut left) = (0f32, 1f32);
+        for k in 0..2 {
+            let p = if k == 0 { a.p } else { 1.0 - a.p };
+            left = (left - p).max(0.0);
+            let lo = ((alpha as f32 - sum - w * left) / p).floor().max(-INF as f32) as i32;
+            let swaps = &a.swaps[k][..a.n[k]];
+            for &(x, y) in swaps {
+                world.swap_ranks(x, y);
+            }
+            let s = self.child(world, m, depth, lo, INF, 0);
+            for &(x, y) in swaps.iter().rev() {
+                world.swap_ranks(x, y);
+            }
+            if self.aborted {
+                return 0;
+            }
+            if s <= lo {
+                return (sum + p * s as f32 + w * left).ceil() as i32;
+            }
+            sum += p * s as f32;
+        }
+        sum.round() as i32
+    }
+
+    /// The ambush chance node after root move `m` (see `root_child`), for our piece of a
+    /// Major to a General with the most at stake (its value times the chance that an
+    /// unseen neighbour beats it when attacking, by the root belief); `None` where no such
+    /// piece stands beside unseen enemy pieces or this world cannot play out both outcomes.
+    fn ambush(&self, world: &mut Position, m: Move) -> Option<Ambush> {
+        use crate::rules::square::DIRS;
+        let (us, them) = (self.us, self.us.flip());
+        let adv = world.rules.attacker_advantage;
+        let beats = |r: Rank, ours: Rank| resolve_combat(r, ours, adv) == Combat::AttackerWins;
+        let to = m.to().index();
+        let attack = world.cells[to] != EMPTY;
+        world.make(m);
+        // Square, rank, chance, and the unseen neighbours with their chances.
+        type AtStake = (usize, Rank, f32, [(usize, f32); 4], usize);
+        let mut best: Option<AtStake> = None;
+        let mut bits = world.bb[us.index()][0];
+        while bits != 0 {
+            let sq = bits.trailing_zeros() as usize + crate::rules::square::STRIDE;
+            bits &= bits - 1;
+            let rank = Piece(world.cells[sq]).rank();
+            if !matches!(rank, Rank::Major | Rank::Colonel | Rank::General) {
+                continue;
+            }
+            let mut nb = [(0usize, 0f32); 4];
+            let (mut k, mut none) = (0, 1f32);
+            for d in DIRS {
+                let n = (sq as isize + d as isize) as usize;
+                let Some(p) = Piece::from_cell(world.cells[n]) else {
+                    continue;
+                };
+                if p.color() != them || world.flags[n] & REVEALED != 0 || (attack && n == to) {
+                    continue;
+                }
+                let probs = &self.marg[world.ids[n] as usize % IDS][0];
+                let pb: f32 = Rank::ALL
+                    .into_iter()
+                    .filter(|&r| beats(r, rank))
+                    .map(|r| probs[r.index()])
+                    .sum();
+                nb[k] = (n, pb.clamp(0.0, 1.0));
+                k += 1;
+                none *= 1.0 - pb.clamp(0.0, 1.0);
+            }
+            let p = 1.0 - none;
+            let stake = p * VALUES[rank.index()] as f32;
+            if k > 0 && p >= AMBUSH_MIN && best.is_none_or(|b| stake > b.2 * VALUES[b.1.index()] as f32) {
+                best = Some((sq, rank, p, nb, k));
+            }
+        }
+        world.unmake();
+        let (at, rank, p, nb, k) = best?;
+        let nb = &nb[..k];
+        // Squares no exchange may touch: our piece's neighbours (the outcome is theirs to
+        // set), the attacked square and the enemy's Flag.
+        let near = |sq: usize| sq == to || sq == at || DIRS.iter().any(|&d| (at as isize + d as isize) as usize == sq);
+        // An unseen enemy piece not near ours, of a rank `ok` takes, that may take the
+        // rank now on `n` (a piece that has moved cannot become a Bomb or the Flag).
+        let partner = |world: &Position, n: usize, ok: &dyn Fn(Rank) -> bool| -> Option<usize> {
+            let r_n = Piece(world.cells[n]).rank();
+            let probs = &self.marg[world.ids[n] as usize % IDS][0];
+            let mut found: Option<(f32, usize)> = None;
+            let mut bits = world.bb[them.index()][0];
+            while bits != 0 {
+                let sq = bits.trailing_zeros() as usize + crate::rules::square::STRIDE;
+                bits &= bits - 1;
+                if near(sq) || world.flags[sq] & REVEALED != 0 {
+                    continue;
+                }
+                let r = Piece(world.cells[sq]).rank();
+                if !ok(r) || r == Rank::Flag || r == r_n {
+                    continue;
+                }
+                // The piece on `n` takes `r`: one that has moved cannot be a Bomb.
+                if !r.is_movable() && world.flags[n] & MOVED != 0 {
+                    continue;
+                }
+                if !r_n.is_movable() && world.flags[sq] & MOVED != 0 {
+                    continue;
+                }
+                let q = probs[r.index()];
+                if q > 0.0 && found.is_none_or(|(fq, _)| q > fq) {
+                    found = Some((q, sq));
+                }
+            }
+            found.map(|(_, sq)| sq)
+        };
+        let mut out = Ambush {
+            p,
+            swaps: [[(0, 0); 4]; 2],
+            n: [0, 0],
+        };
+        let beaters: Vec<usize> = nb
+            .iter()
+            .map(|&(n, _)| n)
+            .filter(|&n| beats(Piece(world.cells[n]).rank(), rank))
+            .collect();
+        if beaters.is_empty() {
+            // The world has no ambush: the likeliest beater of them takes a beating rank.
+            let mut order: Vec<(usize, f32)> = nb.to_vec();
+            order.sort_by(|x, y| y.1.total_cmp(&x.1));
+            let (n, sq) = order.iter().filter(|e| e.1 > 0.0).find_map(|&(n, _)| {
+                if Piece(world.cells[n]).rank() == Rank::Flag {
+                    return None;
+                }
+                partner(world, n, &|r| beats(r, rank)).map(|sq| (n, sq))
+            })?;
+            out.swaps[0][0] = (n, sq);
+            out.n[0] = 1;
+        } else {
+            // The world ambushes: the safe outcome gives every beater a rank that does not.
+            let mut done = 0u128;
+            for (i, &n) in beaters.iter().enumerate() {
+                let mut w2 = world.clone();
+                for &(x, y) in &out.swaps[1][..i] {
+                    w2.swap_ranks(x, y);
+                }
+                let sq = partner(&w2, n, &|r| !beats(r, rank))?;
+                if done & crate::rules::position::bit(sq) != 0 {
+                    return None;
+                }
+                done |= crate::rules::position::bit(sq);
+                out.swaps[1][i] = (n, sq);
+            }
+            out.n[1] = beaters.len();
+        }
+        Some(out)
     }
 }
 
@@ -1712,6 +1886,58 @@ mod tests {
         let mut scores = [0; 2];
         assert!(s.root(&mut w, &[take, back], 2, &mut scores, &mut [0; 2]));
         scores
+    }
+
+    /// Red's root scores (depth 2) for its seen General on e3 taking Blue's unseen,
+    /// unmoved Sergeant on e4 and for stepping back, in the world where Blue's unseen
+    /// unmoved piece on f4 (beside e4) is `f4` and the one on j7 is `j7`; the belief gives
+    /// both a 40% Marshal, else a Lieutenant. Also the take's plain score (no ambush node).
+    fn take_beside(f4: &str, j7: &str) -> ([i32; 2], i32) {
+        let pieces = [
+            ("e4", "b4"),
+            ("f4", f4),
+            ("j7", j7),
+            ("a10", "bB"),
+            ("j10", "bF"),
+            ("i10", "bB"),
+            ("e3", "r9'!"),
+            ("a1", "rF"),
+            ("a2", "rB"),
+            ("b1", "rB"),
+            ("j1", "r6"),
+        ];
+        let mut w = classic(&pieces, 'r', "full");
+        let take = Move::parse("e3e4").unwrap();
+        let back = Move::parse("e3e2").unwrap();
+        let stop = AtomicBool::new(false);
+        let mut p = [0f32; NUM_RANKS];
+        p[Rank::Marshal.index()] = 0.4;
+        p[Rank::Lieutenant.index()] = 0.6;
+        let mut sergeant = [0f32; NUM_RANKS];
+        sergeant[Rank::Sergeant.index()] = 1.0;
+        let sq = |s: &str| Square::parse(s).unwrap();
+        let unseen = [(sq("f4"), [p; 2]), (sq("j7"), [p; 2]), (sq("e4"), [sergeant; 2])];
+        let mut s = Searcher::new(&stop, Instant::now(), None, u64::MAX);
+        s.new_world(&w, &unseen);
+        let mut scores = [0; 2];
+        assert!(s.root(&mut w, &[take, back], 2, &mut scores, &mut [0; 2]));
+        let plain = s.child(&mut w, take, 2, -INF, INF, 0);
+        (scores, plain)
+    }
+
+    #[test]
+    fn a_top_piece_beside_unseen_pieces_weighs_their_ambush_by_the_belief() {
+        // Whether this world put the Marshal beside the square the General takes or far
+        // away, the take scores the same: both outcomes are played out in either world,
+        // weighed 40:60. Without the ambush node the two worlds score it far apart.
+        let (marshal_there, plain_there) = take_beside("bM", "b5");
+        let (marshal_away, plain_away) = take_beside("b5", "bM");
+        assert_eq!(marshal_there[0], marshal_away[0]);
+        assert!(plain_away - plain_there > 200, "{plain_there} {plain_away}");
+        assert!(marshal_there[0] < plain_away && marshal_there[0] > plain_there);
+        // Where the Marshal is away, the world alone would take; weighed, it steps back.
+        assert!(plain_away > marshal_away[1], "{plain_away} {marshal_away:?}");
+        assert!(marshal_away[0] < marshal_away[1], "{marshal_away:?}");
     }
 
     /// Red's root scores for its unseen Lieutenant taking a seen Sergeant and for its unseen
