@@ -1165,19 +1165,22 @@ impl Searcher<'_> {
             out.n[0] = 1;
         } else {
             // The world ambushes: the safe outcome gives every beater a rank that does not.
-            let mut done = 0u128;
+            // The exchanges are made on the world as they are found and undone after: a
+            // partner already used holds a beating rank, so it is not picked again.
+            let mut found = Some(());
             for (i, &n) in beaters.iter().enumerate() {
-                let mut w2 = world.clone();
-                for &(x, y) in &out.swaps[1][..i] {
-                    w2.swap_ranks(x, y);
-                }
-                let sq = partner(&w2, n, &|r| !beats(r, rank))?;
-                if done & crate::rules::position::bit(sq) != 0 {
-                    return None;
-                }
-                done |= crate::rules::position::bit(sq);
+                let Some(sq) = partner(world, n, &|r| !beats(r, rank)) else {
+                    found = None;
+                    break;
+                };
+                world.swap_ranks(n, sq);
                 out.swaps[1][i] = (n, sq);
+                out.n[1] = i + 1;
             }
+            for &(x, y) in out.swaps[1][..out.n[1]].iter().rev() {
+                world.swap_ranks(x, y);
+            }
+            found?;
             out.n[1] = beaters.len();
         }
         Some(out)
