@@ -70,6 +70,12 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
    other attacks.
 7. Our Flag: taken by the enemy, and how often the move after its Miner took a Bomb beside
    the Flag (the same piece, the Bomb one step from the Flag).
+8. Captures beside hidden pieces: our Major, Colonel, General or Marshal takes a piece on a
+   square beside enemy pieces it has not seen, counted apart for a seen piece taken (one
+   the enemy left where it knew we knew it) and a hidden one; how often one of the hidden
+   pieces beside beat ours (wins attacking it) and how often ours was taken the next move;
+   with --beliefs, the engine's chance just before that one of them beats it (one minus
+   the product of each one's chance not to), summed.
 """
 import argparse
 import os
@@ -112,6 +118,12 @@ MATERIAL = ("6a material in fights, ours minus its (sum)",
             "6d   its other attacks (sum)",
             "6e   our top piece attacking its unmoved hidden ones (sum)",
             "6f   our other attacks (sum)")
+BESIDE = (("8a our Major and up took a seen piece beside hidden ones",
+           "8b   one of them beat ours", "8c   believed that one does, summed (x1000)",
+           "8d   ours taken the next move"),
+          ("8e our Major and up took a hidden piece beside hidden ones",
+           "8f   one of them beat ours", "8g   believed that one does, summed (x1000)",
+           "8h   ours taken the next move"))
 BLUFFS = (("4m its approaches by hidden pieces", "4n   bluffs (a weaker piece)",
            "4o   we fled", "4p   we called"),
           ("4q our approaches by hidden pieces", "4r   bluffs (a weaker piece)",
@@ -337,6 +349,36 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                     note(p, "our Marshal took its General beside %d hidden pieces%s%s" % (
                         len(beside), ", the Spy among them" if any(q["p"] == "s" for q in beside)
                         else "", pb))
+            # 8. our Major and up taking a piece beside hidden ones.
+            if ours_att and att["p"] in "1234" and how == "KILLS":
+                beside = [(sq, q) for dx, dy in NEAR
+                          for sq in [(p["to"][0] + dx, p["to"][1] + dy)]
+                          for q in [p["before"].get(sq)]
+                          if q is not None and q["c"] == them and not p["flags"][id(q)][1]]
+                if beside:
+                    k = BESIDE[0 if p["dfd_seen"] else 1]
+                    beater = any(q["p"] not in "BF" and beats(q["p"], att["p"]) for _, q in beside)
+                    reply = ps[i + 1] if i + 1 < len(ps) else None
+                    taken = (reply is not None and reply["dfd"] is att
+                             and reply["how"] in ("KILLS", "BOTHDIE"))
+                    c[k[0]] += 1
+                    c[k[1]] += beater
+                    c[k[3]] += taken
+                    pb = ""
+                    if beliefs is not None:
+                        b = beliefs.at(log_path, me, i)
+                        none = 1.0
+                        for sq, _ in beside:
+                            bq = b.get(square(*sq), {})
+                            none *= 1.0 - min(1.0, sum(v for r, v in bq.items() if r in STRENGTH
+                                                       and beats(r, att["p"])))
+                        c[k[2]] += round(1000 * (1.0 - none))
+                        pb = ", believed %.3f" % (1.0 - none)
+                    note(p, "our %s took %s %s beside %d hidden (%s)%s%s%s" % (
+                        NAME[att["p"]], "a seen" if p["dfd_seen"] else "a hidden",
+                        NAME[dfd["p"]], len(beside), ", ".join(NAME[q["p"]] for _, q in beside),
+                        ", one beats it" if beater else "", ", taken next move" if taken else "",
+                        pb))
             # 3. first-move captures by never-moved enemy pieces.
             if not ours_att and not p["att_moved"] and how == "KILLS":
                 c["3a first-move captures by never-moved enemy pieces"] += 1
@@ -561,6 +603,9 @@ SELF_TEST_EXPECTED = {
     # Our Marshal took its General on x 0 with its hidden Spy beside it (x 1).
     "5c our Marshal took its General beside hidden pieces": 1,
     "5d   the Spy among them": 1,
+    # The same capture: a hidden piece taken beside hidden ones, the Spy beats our Marshal
+    # and takes it the next move.
+    BESIDE[1][0]: 1, BESIDE[1][1]: 1, BESIDE[1][3]: 1,
     # General on the Bomb -300 and Marshal on the General +300 (6e); the Spy on our
     # Marshal -400 and the unmoved General on our Captain -100 (6d); the seen General on
     # our unmoved Lieutenant -60 (6b); our Major on its moved Sergeant +40 (6f).
