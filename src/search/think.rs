@@ -1167,10 +1167,8 @@ impl Searcher<'_> {
             // The world ambushes: the safe outcome gives every beater a rank that does not.
             // The exchanges are made on the world as they are found and undone after: a
             // partner already used holds a beating rank, so it is not picked again.
-            let mut found = Some(());
             for (i, &n) in beaters.iter().enumerate() {
                 let Some(sq) = partner(world, n, &|r| !beats(r, rank)) else {
-                    found = None;
                     break;
                 };
                 world.swap_ranks(n, sq);
@@ -1180,8 +1178,9 @@ impl Searcher<'_> {
             for &(x, y) in out.swaps[1][..out.n[1]].iter().rev() {
                 world.swap_ranks(x, y);
             }
-            found?;
-            out.n[1] = beaters.len();
+            if out.n[1] < beaters.len() {
+                return None;
+            }
         }
         Some(out)
     }
