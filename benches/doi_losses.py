@@ -221,6 +221,18 @@ def newly_next_to(p):
     return out
 
 
+def hidden_beside(p, them):
+    """The pieces of side `them` it has not shown that stand next to the square ply `p`
+    moves to, as the board stood before it: [(square, piece)]."""
+    out = []
+    for dx, dy in NEAR:
+        sq = (p["to"][0] + dx, p["to"][1] + dy)
+        q = p["before"].get(sq)
+        if q is not None and q["c"] == them and not p["flags"][id(q)][1]:
+            out.append((sq, q))
+    return out
+
+
 def reply_to(ps, i, x):
     """What became of piece `x`, approached by ply `i`, in the reply and the move after:
     (moved away: it stepped without a fight; attacked: it attacked anything; left standing:
@@ -333,28 +345,22 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
             # 5. our Marshal taking its General beside pieces it has not shown (tip T6: the
             # Spy stands by the General).
             if ours_att and att["p"] == "1" and dfd["p"] == "2" and how == "KILLS":
-                beside = [q for dx, dy in NEAR
-                          for q in [p["before"].get((p["to"][0] + dx, p["to"][1] + dy))]
-                          if q is not None and q["c"] == them and not p["flags"][id(q)][1]]
+                beside = hidden_beside(p, them)
                 if beside:
+                    spy_among = any(q["p"] == "s" for _, q in beside)
                     c["5c our Marshal took its General beside hidden pieces"] += 1
-                    c["5d   the Spy among them"] += any(q["p"] == "s" for q in beside)
+                    c["5d   the Spy among them"] += spy_among
                     pb = ""
                     if beliefs is not None:
                         b = beliefs.at(log_path, me, i)
-                        spy = sum(b.get(square(*sq), {}).get("S", 0) for sq, q in p["before"].items()
-                                  if q in beside)
+                        spy = sum(b.get(square(*sq), {}).get("S", 0) for sq, _ in beside)
                         c["5e   believed Spies beside it, summed (x1000)"] += round(1000 * spy)
                         pb = ", believed P(Spy) %.3f" % spy
                     note(p, "our Marshal took its General beside %d hidden pieces%s%s" % (
-                        len(beside), ", the Spy among them" if any(q["p"] == "s" for q in beside)
-                        else "", pb))
+                        len(beside), ", the Spy among them" if spy_among else "", pb))
             # 8. our Major and up taking a piece beside hidden ones.
             if ours_att and att["p"] in "1234" and how == "KILLS":
-                beside = [(sq, q) for dx, dy in NEAR
-                          for sq in [(p["to"][0] + dx, p["to"][1] + dy)]
-                          for q in [p["before"].get(sq)]
-                          if q is not None and q["c"] == them and not p["flags"][id(q)][1]]
+                beside = hidden_beside(p, them)
                 if beside:
                     k = BESIDE[0 if p["dfd_seen"] else 1]
                     beater = any(q["p"] not in "BF" and beats(q["p"], att["p"]) for _, q in beside)
