@@ -166,11 +166,15 @@ impl Evidence {
     /// 1.7553 with it, 1.7299 without, the prior 1.7510; without it better against five of
     /// the six programs, most against hunter, 1.906 to 1.820): the rate at which an unmoved
     /// piece moves was measured in self-play, and other programs leave many movable
-    /// pieces unmoved all game.
+    /// pieces unmoved all game. The other channels count half: replayed over 214 games
+    /// against Demon of Ignorance, which hides its strong pieces' ranks, they made the
+    /// beliefs worse than the prior alone at full weight (1.7940 against 1.7832) and better
+    /// at half (1.7788); over 160 games against the UCC 2012 AIs half beats full too
+    /// (1.7684 against 1.7730).
     pub const FULL: Evidence = Evidence {
         prior: true,
         styles: true,
-        behaviour: [1.0, 1.0, 0.0, 1.0, 1.0],
+        behaviour: [0.5, 0.5, 0.0, 0.5, 0.5],
     };
     /// The setup prior and the hard constraints, no behaviour.
     pub const PRIOR: Evidence = Evidence {
@@ -1054,12 +1058,13 @@ mod tests {
     }
 
     #[test]
-    fn a_charge_at_a_seen_general_makes_the_marshal_a_strong_favourite() {
+    fn a_charge_at_a_seen_general_makes_the_marshal_the_favourite() {
         // Programs and people seldom walk a weaker piece up to a piece they have seen: in
-        // duel (one Marshal among seven movable pieces) the charge makes it better than 3 to 2.
+        // duel (one Marshal among seven movable pieces) the charge makes it about 2 to 3,
+        // at half weight (a bluffing opponent charges with weaker pieces too).
         let (_, after) = one_step("e5", Rank::General, true, "e7e6");
         let m = Rank::Marshal.index();
-        assert!(after[m] > 0.6, "Marshal {}", after[m]);
+        assert!(after[m] > 0.35, "Marshal {}", after[m]);
     }
 
     #[test]
@@ -1069,9 +1074,9 @@ mod tests {
         let m = Rank::Marshal.index();
         let walk = |seen: bool| walk_e7_e5(&[("e2", Rank::General, seen), ("a1", Rank::Flag, false)]).map(|p| p[m]);
         let [before, one, two] = walk(true);
-        assert!(one > 1.3 * before, "Marshal {before} -> {one}");
+        assert!(one > 1.15 * before, "Marshal {before} -> {one}");
         // The second step of the walk tells more again (not damped).
-        assert!(two > 1.2 * one, "Marshal {one} -> {two}");
+        assert!(two > 1.1 * one, "Marshal {one} -> {two}");
         // The same steps with our General unseen tell nothing of the Marshal.
         assert!(walk(false)[2] < 0.8 * two);
     }
@@ -1090,7 +1095,7 @@ mod tests {
             (before[spy], after[spy])
         };
         let (before, after) = walk(true);
-        assert!(after > 3.0 * before, "Spy {before} -> {after}");
+        assert!(after > 1.8 * before, "Spy {before} -> {after}");
         // Our Marshal unseen, the walk is scored against the Scout: a Spy loses to it.
         assert!(walk(false).1 < before, "Spy {before} -> {}", walk(false).1);
     }
