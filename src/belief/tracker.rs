@@ -11,7 +11,8 @@
 //! each unknown enemy piece X is in one situation, and what it does there depends on its
 //! rank; the observation multiplies X's weight of each rank by the likelihood of what it
 //! did, a small table by how X fares against our seen piece K (wins, ties, loses; Bombs
-//! and Flags always stay put), measured in self-play (see the constants below):
+//! and Flags always stay put), measured in self-play (see the constants below); in play
+//! each likelihood counts at half weight (its square root: `Evidence::FULL`):
 //! - **contact** (X next to seen movable pieces; K the strongest): X **flees** (steps
 //!   away from K): likelier a rank K would take; X **stays**: a Bomb, or about as likely
 //!   any movable rank (a movable piece left next to a seen one moves away or attacks
@@ -167,10 +168,10 @@ impl Evidence {
     /// the six programs, most against hunter, 1.906 to 1.820): the rate at which an unmoved
     /// piece moves was measured in self-play, and other programs leave many movable
     /// pieces unmoved all game. The other channels count half: replayed over 214 games
-    /// against Demon of Ignorance, which hides its strong pieces' ranks, they made the
-    /// beliefs worse than the prior alone at full weight (1.7940 against 1.7832) and better
-    /// at half (1.7788); over 160 games against the UCC 2012 AIs half beats full too
-    /// (1.7684 against 1.7730).
+    /// against Demon of Ignorance, over a third of whose approaches by unseen pieces were
+    /// by weaker pieces, they made the beliefs worse than the prior alone at full weight
+    /// (1.7940 against 1.7832) and better at half (1.7788); over 160 games against the UCC
+    /// 2012 AIs half beats full too (1.7684 against 1.7730).
     pub const FULL: Evidence = Evidence {
         prior: true,
         styles: true,
