@@ -205,6 +205,10 @@ struct MatchArgs {
     /// `60+1,20+0.5` (overrides --movetime).
     #[arg(long, value_name = "BASE+INC[,BASE+INC]")]
     tc: Option<String>,
+    /// How late (ms) past its time an engine's move may come before it loses on time (a
+    /// fixed move time allows half as much again first).
+    #[arg(long, value_name = "MS", default_value_t = marshal::player::DEFAULT_MARGIN_MS)]
+    timemargin: u64,
     #[arg(long, default_value = "classic")]
     variant: String,
     /// Games played at once.
@@ -307,6 +311,7 @@ fn run_match(a: MatchArgs) -> Result<bool, String> {
         engines: [e0, e1],
         games: a.games,
         tc: arbiter::TimeControl::parse_pair(&a.movetime, a.tc.as_deref())?,
+        margin_ms: a.timemargin,
         variant: v,
         rules,
         concurrency: a.concurrency,

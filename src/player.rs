@@ -33,31 +33,36 @@ impl std::fmt::Display for Fault {
     }
 }
 
-/// How long a player may think for a move.
+/// How long a player may think for a move, and how late its answer may come (`margin`,
+/// ms: pipes, process start-up and a busy machine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Clock {
     /// A fixed time per move.
-    Movetime(u64),
+    Movetime { ms: u64, margin: u64 },
     /// Both clocks and increments (ms), as `go wtime btime winc binc`.
-    Clocks { red: u64, blue: u64, inc: u64 },
+    Clocks { red: u64, blue: u64, inc: u64, margin: u64 },
 }
+
+/// The arbiter's default `margin`.
+pub const DEFAULT_MARGIN_MS: u64 = 200;
 
 impl Clock {
     /// The `go` line for it.
     pub fn go_line(&self) -> String {
         match *self {
-            Clock::Movetime(ms) => format!("go movetime {ms}"),
-            Clock::Clocks { red, blue, inc } => format!("go wtime {red} btime {blue} winc {inc} binc {inc}"),
+            Clock::Movetime { ms, .. } => format!("go movetime {ms}"),
+            Clock::Clocks { red, blue, inc, .. } => format!("go wtime {red} btime {blue} winc {inc} binc {inc}"),
         }
     }
 
-    /// How long the arbiter waits for `bestmove` from `mover`: the allowed time plus a grace.
+    /// How long the arbiter waits for `bestmove` from `mover`: the allowed time (half as
+    /// much again for a fixed move time) plus the margin.
     pub fn deadline(&self, mover: Color) -> Duration {
         match *self {
-            Clock::Movetime(ms) => Duration::from_millis(ms + 200 + ms / 2),
-            Clock::Clocks { red, blue, .. } => {
+            Clock::Movetime { ms, margin } => Duration::from_millis(ms + margin + ms / 2),
+            Clock::Clocks { red, blue, margin, .. } => {
                 let left = if mover == Color::Red { red } else { blue };
-                Duration::from_millis(left + 200)
+                Duration::from_millis(left + margin)
             }
         }
     }

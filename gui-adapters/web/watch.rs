@@ -4,9 +4,10 @@
 use crate::engine::engine_shell_command;
 use crate::game::{combat_name, end_json, error, game_options, Sink};
 use crossbeam_channel::{unbounded, Receiver, Sender};
-use marshal::arena::arbiter::{pair_setups, play_game, TimeControl};
+use marshal::arena::arbiter::{pair_setups, play_game, GameTime, TimeControl};
 use marshal::arena::player::make_player;
 use marshal::formats::GameRecord;
+use marshal::player::DEFAULT_MARGIN_MS;
 use marshal::player::{Clock, Fault, GameStart, Player};
 use marshal::protocol::ObservedMove;
 use marshal::rules::{Color, Move, Position, Rules, Setup, Variant};
@@ -130,7 +131,10 @@ impl Watch {
                 variant,
                 rules,
                 [&setups[0], &setups[1]],
-                [TimeControl::Movetime(movetime); 2],
+                GameTime {
+                    tc: [TimeControl::Movetime(movetime); 2],
+                    margin_ms: DEFAULT_MARGIN_MS,
+                },
                 seed,
             );
             record.meta.insert("red".into(), thread_names[0].clone());

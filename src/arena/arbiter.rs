@@ -15,17 +15,17 @@ use std::sync::Arc;
 
 /// Plays one game between `players[0]` (Red) and `players[1]` (Blue) from the given setups
 /// (a player that brings its own setup plays that instead). A player's fault ends the game
-/// as a forfeit (recorded with its reason). `names` name the players to each other; `tc`
-/// is each colour's time control (Red's first).
+/// as a forfeit (recorded with its reason). `names` name the players to each other.
 pub fn play_game(
     players: &mut [Box<dyn Player>; 2],
     names: [&str; 2],
     variant: Variant,
     rules: Rules,
     setups: [&Setup; 2],
-    tc: [TimeControl; 2],
+    time: GameTime,
     seed: u64,
 ) -> GameRecord {
+    let GameTime { tc, margin_ms } = time;
     let forfeit = |record: &mut GameRecord, loser: Color, fault: Fault| {
         let reason = match fault {
             Fault::Resigned(_) => EndReason::Resignation,
@@ -88,11 +88,12 @@ pub fn play_game(
         let side = pos.side_to_move();
         let view = pos.view(side);
         let clock = match tc[side.index()] {
-            TimeControl::Movetime(ms) => Clock::Movetime(ms),
+            TimeControl::Movetime(ms) => Clock::Movetime { ms, margin: margin_ms },
             TimeControl::Clock { inc_ms, .. } => Clock::Clocks {
                 red: clocks[0],
                 blue: clocks[1],
                 inc: inc_ms,
+                margin: margin_ms,
             },
         };
         let asked = std::time::Instant::now();
@@ -130,6 +131,14 @@ pub fn play_game(
     }
     players.iter_mut().for_each(|p| p.finish());
     record
+}
+
+/// The time of one game: each colour's time control (Red's first), and how late (ms) past
+/// it an answer may come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameTime {
+    pub tc: [TimeControl; 2],
+    pub margin_ms: u64,
 }
 
 /// Time for the players: a fixed time per move, or a clock per side (base + increment).
@@ -195,6 +204,8 @@ pub struct MatchConfig {
     /// Each engine's time control (in the order of `engines`), as cutechess gives one per
     /// engine.
     pub tc: [TimeControl; 2],
+    /// How late (ms) past its time an answer may come before it is a time forfeit.
+    pub margin_ms: u64,
     pub variant: Variant,
     pub rules: Rules,
     pub concurrency: usize,
@@ -297,7 +308,10 @@ pub fn run_match(
                 cfg.variant,
                 cfg.rules,
                 [&setups[0], &setups[1]],
-                [cfg.tc[red], cfg.tc[1 - red]],
+                GameTime {
+                    tc: [cfg.tc[red], cfg.tc[1 - red]],
+                    margin_ms: cfg.margin_ms,
+                },
                 cfg.seed.wrapping_add(i as u64),
             );
             rec.meta.insert("game".into(), i.to_string());

@@ -95,6 +95,10 @@ fn engines_never_receive_hidden_ranks() {
                 "2",
                 "--movetime",
                 "5",
+                // What is checked is what the engines are told, not how fast they answer:
+                // a loaded machine must not turn a late move into a forfeit here.
+                "--timemargin",
+                "5000",
                 "--variant",
                 variant,
                 "--rule",
@@ -248,6 +252,51 @@ fn faulty_engines_forfeit_and_the_match_goes_on() {
         }
         assert!(stdout.contains("W/D/L 0/0/2"), "{name}: {stdout}");
     }
+}
+
+/// `--timemargin` sets how late a move may come: the slow engine of the test above (a
+/// second late at 50 ms a move) is no longer out of time with a margin of three seconds.
+#[test]
+fn the_time_margin_is_the_users() {
+    let tmp = tmp_dir("margin");
+    let dir = tmp.path();
+    let eng = fake(dir, "slow", "sleep 1; echo 'bestmove e4e5'");
+    for (margin, late) in [("200", true), ("3000", false)] {
+        let out = dir.join(format!("{margin}.jsonl"));
+        let args = [
+            "--engine",
+            &eng,
+            "--engine",
+            "builtin:random",
+            "--games",
+            "2",
+            "--movetime",
+            "50",
+            "--timemargin",
+            margin,
+        ];
+        let (code, _, records) = run_match(&args, &out);
+        assert_eq!(code, 0);
+        assert_eq!(records.len(), 2);
+        for r in &records {
+            let why = r.meta.get("forfeit").map_or("", |s| s.as_str());
+            assert_eq!(why.contains("time forfeit"), late, "margin {margin}: {why}");
+        }
+    }
+    let o = Command::new(bin())
+        .args([
+            "match",
+            "--engine",
+            "builtin:random",
+            "--engine",
+            "builtin:random",
+            "--timemargin",
+            "soon",
+        ])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--timemargin"));
 }
 
 #[test]
