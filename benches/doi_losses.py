@@ -76,6 +76,9 @@ a higher rank, or the Spy attacking the Marshal. Ranks are the manager's charact
    pieces beside beat ours (wins attacking it) and how often ours was taken the next move;
    with --beliefs, the engine's chance just before that one of them beats it (one minus
    the product of each one's chance not to), summed.
+9. How our top pieces were first shown: the first fight of our Marshal, and of our
+   General, and whether the enemy started it (attacked it: a probe, with `--events` by
+   which rank) or we did.
 """
 import argparse
 import os
@@ -269,6 +272,7 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
     first_moved = {}  # id(piece) -> ply of its first move
     last_took = {}  # id(piece) -> ply at which it last took a piece
     took = Counter()  # id(piece) -> pieces it took
+    shown = set()  # id(piece) of our Marshal and General once in a fight
     for i, p in enumerate(ps):
         att, dfd, how, side = p["att"], p["dfd"], p["how"], p["side"]
         ours_att = side == me
@@ -416,6 +420,16 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                         and before["dfd"]["p"] == "B" and steps(before["to"], p["to"]) == 1):
                     c["7b   the move after its Miner took a Bomb beside it"] += 1
                     note(p, "its Miner took our Flag the move after the Bomb beside it")
+            # 9. how our Marshal and General were first shown: in a fight it started (a
+            # probe, often by a cheap piece) or one we started.
+            if mine["p"] in "12" and id(mine) not in shown:
+                shown.add(id(mine))
+                k = "9a" if mine["p"] == "1" else "9d"
+                c[SHOWN[k]] += 1
+                c[SHOWN[{"9a": ("9b", "9c"), "9d": ("9e", "9f")}[k][ours_att]]] += 1
+                note(p, "our %s first shown, in a fight %s (%s)" % (
+                    NAME[mine["p"]], "we started" if ours_att else "it started",
+                    NAME[other["p"]]))
             if how in ("KILLS", "VICTORY_FLAG"):
                 took[id(att)] += 1
                 last_took[id(att)] = i
@@ -472,6 +486,16 @@ def analyse(lines, log_path=None, beliefs=None, events=None):
                 c["2h   Bombs among them"] += q["p"] == "B"
     return c, dist
 
+
+# 9. The first fight of our Marshal (9a-9c) and General (9d-9f).
+SHOWN = {
+    "9a": "9a our Marshal's first fight",
+    "9b": "9b   it attacked (a probe)",
+    "9c": "9c   we attacked",
+    "9d": "9d our General's first fight",
+    "9e": "9e   it attacked (a probe)",
+    "9f": "9f   we attacked",
+}
 
 # An indented count's share is of the count above it that is not indented, but for these.
 SHARE_OF = {"4f": "4e", "4l": "4k", "4o": "4n", "4p": "4n", "4s": "4r", "4t": "4r"}
@@ -617,6 +641,9 @@ SELF_TEST_EXPECTED = {
     # our unmoved Lieutenant -60 (6b); our Major on its moved Sergeant +40 (6f).
     MATERIAL[0]: -520, MATERIAL[1]: -60, MATERIAL[3]: -500, MATERIAL[4]: 0,
     MATERIAL[5]: 40,
+    # Our General's first fight is its raid on the Bomb (turn 3), our Marshal's its capture
+    # of the General (turn 6): both started by us.
+    SHOWN["9a"]: 1, SHOWN["9c"]: 1, SHOWN["9d"]: 1, SHOWN["9f"]: 1,
 }
 
 
@@ -671,6 +698,8 @@ SELF_TEST_EXPECTED_BLUE = {
     MATERIAL[0]: -90, MATERIAL[3]: 280, MATERIAL[4]: -400, MATERIAL[5]: 30,
     "7a our Flag taken": 1,
     "7b   the move after its Miner took a Bomb beside it": 1,
+    # Its General attacks our hidden Marshal (turn 3): our Marshal's first fight, its probe.
+    SHOWN["9a"]: 1, SHOWN["9b"]: 1,
 }
 
 
