@@ -210,6 +210,22 @@ fn fake(dir: &Path, name: &str, on_go: &str) -> String {
     format!("sh {}", path.display())
 }
 
+/// Two games of `engine` against `builtin:random` at 50 ms a move, with `extra` options.
+fn against_random(engine: &str, extra: &[&str], out: &Path) -> (i32, String, Vec<GameRecord>) {
+    let mut args = vec![
+        "--engine",
+        engine,
+        "--engine",
+        "builtin:random",
+        "--games",
+        "2",
+        "--movetime",
+        "50",
+    ];
+    args.extend_from_slice(extra);
+    run_match(&args, out)
+}
+
 #[test]
 fn faulty_engines_forfeit_and_the_match_goes_on() {
     let tmp = tmp_dir("faults");
@@ -226,19 +242,7 @@ fn faulty_engines_forfeit_and_the_match_goes_on() {
         let eng = fake(dir, name, on_go);
         let out = dir.join(format!("{name}.jsonl"));
         let t = std::time::Instant::now();
-        let (code, stdout, records) = run_match(
-            &[
-                "--engine",
-                &eng,
-                "--engine",
-                "builtin:random",
-                "--games",
-                "2",
-                "--movetime",
-                "50",
-            ],
-            &out,
-        );
+        let (code, stdout, records) = against_random(&eng, &[], &out);
         assert_eq!(code, 0, "{name}");
         assert_eq!(records.len(), 2, "{name}: the match completes");
         assert!(t.elapsed().as_secs() < 20, "{name}: took {:?}", t.elapsed());
@@ -263,19 +267,7 @@ fn the_time_margin_is_the_users() {
     let eng = fake(dir, "slow", "sleep 1; echo 'bestmove e4e5'");
     for (margin, late) in [("200", true), ("3000", false)] {
         let out = dir.join(format!("{margin}.jsonl"));
-        let args = [
-            "--engine",
-            &eng,
-            "--engine",
-            "builtin:random",
-            "--games",
-            "2",
-            "--movetime",
-            "50",
-            "--timemargin",
-            margin,
-        ];
-        let (code, _, records) = run_match(&args, &out);
+        let (code, _, records) = against_random(&eng, &["--timemargin", margin], &out);
         assert_eq!(code, 0);
         assert_eq!(records.len(), 2);
         for r in &records {
