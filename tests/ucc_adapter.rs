@@ -696,3 +696,49 @@ fn manager_logs_replay_to_the_same_result() {
     }
     eprintln!("logged games and replays in {:.1} s", t0.elapsed().as_secs_f64());
 }
+
+/// `MARSHAL_UCC_THREADS` reaches the engine as its `Threads` option, and a game is played
+/// with it; a value the engine refuses ends the adapter with the engine's error, which
+/// names the value.
+#[test]
+fn threads_reach_the_engine_and_a_refused_value_is_named() {
+    if !have_python() {
+        eprintln!("python3 not found: skipped");
+        return;
+    }
+    let _turn = timed_games();
+    let tmp = tempfile::Builder::new()
+        .prefix("marshal-ucc-threads-")
+        .tempdir()
+        .expect("temp dir");
+    let log = tmp.path().join("adapter.log");
+    let mut two = adapter(5, 20);
+    two.env("MARSHAL_UCC_THREADS", "2").env("MARSHAL_UCC_LOG", &log);
+    let opts = Options {
+        max_turns: 20,
+        log: None,
+    };
+    let report = manage_with(two, bot(), &opts);
+    assert!(report.faulted.is_none(), "{}", report.result);
+    let text = std::fs::read_to_string(&log).unwrap();
+    assert!(text.contains("engine< setoption name Threads value 2\n"), "{text}");
+    assert!(!text.contains("info string error"), "{text}");
+    assert!(text.contains("engine> bestmove "), "{text}");
+
+    let mut bad = adapter(5, 20);
+    bad.env("MARSHAL_UCC_THREADS", "99")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = bad.spawn().expect("start marshal-ucc");
+    child.stdin.take().unwrap().write_all(b"RED bot 10 10\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("the engine rejected a command") && err.contains("99"),
+        "{err}"
+    );
+    // No setup reached the manager.
+    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+}

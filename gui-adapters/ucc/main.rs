@@ -135,6 +135,14 @@ fn run() -> Result<(), String> {
         engine.send(&line)?;
     }
     engine.send(&Opt::Seed.line(seed))?;
+    // Passed on as written: the engine refuses a bad value, and `expect` ends the game
+    // with the engine's error naming it.
+    if let Some(threads) = std::env::var("MARSHAL_UCC_THREADS")
+        .ok()
+        .filter(|v| !v.trim().is_empty())
+    {
+        engine.send(&Opt::Threads.line(threads.trim()))?;
+    }
     engine.send("newgame")?;
     let setup_line = match std::env::var("MARSHAL_UCC_SETUP").ok().filter(|s| !s.trim().is_empty()) {
         Some(s) => {
