@@ -1433,8 +1433,7 @@ fn search(
         if deepen {
             // The next iteration searches the best moves first (tighter bounds sooner); the
             // sort is stable, so ties keep their order.
-            let mut order: Vec<usize> = (0..root.len()).collect();
-            order.sort_by_key(|&i| std::cmp::Reverse((t.sums[i], t.keys[i])));
+            let order = t.ranked();
             root = order.iter().map(|&i| root[i]).collect();
             total = Some(t.permuted(&order));
         }
@@ -1454,8 +1453,7 @@ fn search(
 /// one's. A move far behind after a few worlds seldom comes back, and the worlds it would
 /// take go to telling the close ones apart.
 fn contenders(t: &Tally, n: usize) -> Vec<usize> {
-    let mut order: Vec<usize> = (0..t.sums.len()).collect();
-    order.sort_by_key(|&i| std::cmp::Reverse((t.sums[i], t.keys[i])));
+    let mut order = t.ranked();
     let n = n.max(1) as f64;
     let margin = (f64::from(RACE_MARGIN) * (WORLDS as f64 / n).sqrt() * n) as i64;
     let best = t.sums[order[0]];
@@ -1578,6 +1576,13 @@ impl Tally {
             self.lo[i] = self.lo[i].min(sc);
             self.hi[i] = self.hi[i].max(sc);
         }
+    }
+
+    /// The root moves' indices, best first (by sum, then loss key; ties keep their order).
+    fn ranked(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.sums.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse((self.sums[i], self.keys[i])));
+        order
     }
 
     /// The tally of the root moves taken in `order` (indices into this one).
