@@ -518,6 +518,16 @@ fn timed_games() -> std::sync::MutexGuard<'static, ()> {
     LOCK.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// The turn of a test that plays games against the Python bot (`timed_games`), or `None`
+/// (the test is skipped, and says so) where there is no `python3`.
+fn python_turn() -> Option<std::sync::MutexGuard<'static, ()>> {
+    if !have_python() {
+        eprintln!("python3 not found: skipped");
+        return None;
+    }
+    Some(timed_games())
+}
+
 /// 12 whole games (`UCC_TEST_GAMES` for more), the adapter alternating colours, at the
 /// manager's default 2 s timeout: no ILLEGAL, no timeout, both programs exit cleanly on
 /// QUIT, and the adapter wins at least 9 in 10. The adapter asks for 40 ms a move (10 ms of
@@ -526,11 +536,9 @@ fn timed_games() -> std::sync::MutexGuard<'static, ()> {
 /// count, all won.
 #[test]
 fn games_against_a_random_bot() {
-    if !have_python() {
-        eprintln!("python3 not found: skipped");
+    let Some(_turn) = python_turn() else {
         return;
-    }
-    let _turn = timed_games();
+    };
     let games: usize = std::env::var("UCC_TEST_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -599,11 +607,9 @@ fn games_against_a_random_bot() {
 /// with one combat outcome changed is rejected, naming that line.
 #[test]
 fn manager_logs_replay_to_the_same_result() {
-    if !have_python() {
-        eprintln!("python3 not found: skipped");
+    let Some(_turn) = python_turn() else {
         return;
-    }
-    let _turn = timed_games();
+    };
     let t0 = Instant::now();
     let tmp = tempfile::Builder::new()
         .prefix("marshal-ucc-logs-")
@@ -702,11 +708,9 @@ fn manager_logs_replay_to_the_same_result() {
 /// names the value.
 #[test]
 fn threads_reach_the_engine_and_a_refused_value_is_named() {
-    if !have_python() {
-        eprintln!("python3 not found: skipped");
+    let Some(_turn) = python_turn() else {
         return;
-    }
-    let _turn = timed_games();
+    };
     let tmp = tempfile::Builder::new()
         .prefix("marshal-ucc-threads-")
         .tempdir()
