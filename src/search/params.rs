@@ -11,11 +11,6 @@ pub(super) const WORLDS: usize = 8;
 pub(super) const WIDE_DEPTH: u32 = 3;
 /// Worlds enough: past this many, the search deepens again.
 pub(super) const MAX_WORLDS: usize = 256;
-/// Past the first `WORLDS` worlds at `WIDE_DEPTH`, new worlds go only to the best
-/// `RACE_KEEP` root moves and those whose average is within `RACE_MARGIN` of the best's
-/// (at `WORLDS` worlds; the margin shrinks with the square root of the worlds searched).
-pub(super) const RACE_KEEP: usize = 3;
-pub(super) const RACE_MARGIN: i32 = 20;
 /// A won game in the average over worlds: about five Marshals, so that one lucky guess
 /// does not outweigh everything else.
 pub(super) const WIN_IN_AVERAGE: i32 = 2_000;

@@ -6,10 +6,7 @@
 //! move getting its exact score in every world; the move with the best average wins. An
 //! iteration cut short by a limit is discarded. Under a clock or a node budget the
 //! deepening stops at `WIDE_DEPTH` while ranks are hidden, and what is left of the budget
-//! goes to further batches of worlds at that depth (their scores join the average). The
-//! root moves race for those worlds: before each batch, the moves far behind the best on
-//! average so far drop out (`contenders`), so that the worlds go to telling apart the ones
-//! still close.
+//! goes to further batches of worlds at that depth (their scores join the average).
 //!
 //! Two terms keep a game from standing still (the turn cap of a match is a draw): once
 //! many plies have passed without an attack, lines in which we attack to some purpose
@@ -1376,12 +1373,6 @@ fn search(
             break;
         }
         if !deepen {
-            // Only the root moves still in the race get the new worlds.
-            if let Some(t) = total.take() {
-                let kept = contenders(&t, worlds.len());
-                root = kept.iter().map(|&i| root[i]).collect();
-                total = Some(t.permuted(&kept));
-            }
             let mut more = sample_worlds(belief, view, &mut rng, WORLDS);
             if more.is_empty() {
                 break;
@@ -1445,25 +1436,6 @@ fn search(
     result.info.nodes = nodes(&searchers);
     result.info.time_ms = elapsed();
     result
-}
-
-/// The root moves (indices into `t`, best first) that stay in the race after `n` worlds:
-/// the best `RACE_KEEP`, and every other whose average is within `RACE_MARGIN` (scaled by
-/// the square root of `WORLDS / n`: the averages settle as worlds come in) of the best
-/// one's. A move far behind after a few worlds seldom comes back, and the worlds it would
-/// take go to telling the close ones apart.
-fn contenders(t: &Tally, n: usize) -> Vec<usize> {
-    let mut order = t.ranked();
-    let n = n.max(1) as f64;
-    let margin = (f64::from(RACE_MARGIN) * (WORLDS as f64 / n).sqrt() * n) as i64;
-    let best = t.sums[order[0]];
-    let keep = order
-        .iter()
-        .enumerate()
-        .take_while(|&(k, &i)| k < RACE_KEEP || t.sums[i] >= best - margin)
-        .count();
-    order.truncate(keep);
-    order
 }
 
 /// A piece's root belief as the outcomes of an attack on it weigh them (`FLAG_TRUST`,
@@ -1651,67 +1623,6 @@ mod tests {
         let mut t = Tally::new(2);
         t.add(&[WIN - 5, -WIN + 3], &[0; 2], 400);
         assert_eq!(t.sums, vec![WIN_IN_AVERAGE as i64, -WIN_IN_AVERAGE as i64]);
-    }
-
-    #[test]
-    fn new_worlds_go_to_the_root_moves_still_in_the_race() {
-        // Six root moves, their averages over `WORLDS` worlds 0, -5, -12, -19, -21 and
-        // -60, the fourth tied with the third on the sum but with the better loss key.
-        let n = WORLDS as i64;
-        let mut t = Tally::new(6);
-        t.sums = vec![-19 * n, 0, -60 * n, -12 * n, -21 * n, -5 * n];
-        t.keys = vec![1, 0, 0, 0, 0, 0];
-        // Within `RACE_MARGIN` (20) of the best, best first.
-        assert_eq!(contenders(&t, WORLDS), vec![1, 5, 3, 0]);
-        // Four times the worlds halve the margin (10): the best `RACE_KEEP` stay.
-        let m = 4 * n;
-        t.sums = vec![-19 * m, 0, -60 * m, -12 * m, -21 * m, -5 * m];
-        assert_eq!(contenders(&t, 4 * WORLDS), vec![1, 5, 3]);
-        // One move far ahead of the rest still keeps `RACE_KEEP` in the race.
-        t.sums = vec![-900 * m, 0, -800 * m, -700 * m, -600 * m, -500 * m];
-        assert_eq!(contenders(&t, 4 * WORLDS), vec![1, 5, 4]);
-        // Ties on the sum are broken by the loss key, as the best move is.
-        t.sums = vec![0, 0, -800 * m, -700 * m, -600 * m, -500 * m];
-        assert_eq!(contenders(&t, 4 * WORLDS)[0], 0);
-    }
-
-    #[test]
-    fn racing_root_moves_buys_worlds_but_keeps_the_clear_best_move() {
-        // At a node budget, racing the root moves searches about three times the worlds
-        // that every root move in every world would, and where one move is far better
-        // than the rest (our Spy's capture of the enemy's seen Marshal) it plays it.
-        let view = classic(
-            &[
-                ("e6", "bM'!"),
-                ("a10", "b?"),
-                ("b10", "b?"),
-                ("c10", "b?"),
-                ("h8", "b?'"),
-                ("e5", "rS'"),
-                ("a1", "rF"),
-                ("b1", "rB"),
-                ("j1", "r6'"),
-                ("c2", "r4'"),
-                ("h2", "r5'"),
-            ],
-            'r',
-            "r",
-        );
-        let spy = Move::parse("e5e6").unwrap();
-        let mut worlds = 0;
-        let lim = Limits {
-            nodes: Some(40_000),
-            ..Limits::default()
-        };
-        let stop = AtomicBool::new(false);
-        let r = think(&view, &lim, Instant::now(), &stop, 3, &mut |i: &Info| {
-            worlds += usize::from(i.depth == WIDE_DEPTH);
-        });
-        assert_eq!(r.best, Some(spy));
-        // Past the first worlds at the wide depth, only the Spy's capture and the best
-        // of the rest are searched: 29 batches of worlds fit in the budget, where every
-        // root move in every world fits 10.
-        assert!(worlds >= 20, "{worlds} batches at depth {WIDE_DEPTH}");
     }
 
     fn random_views(name: &str, games: usize, seed: u64) -> Vec<Position> {
