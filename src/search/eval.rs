@@ -475,6 +475,9 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
             s += values[r] >> HIDDEN_SHIFT;
             if movers & b != 0 {
                 hidden |= 1 << r;
+                if pos.flags[sq] & MOVED == 0 {
+                    s += UNMOVED;
+                }
             }
             if pos.flags[sq] & MOVED != 0 {
                 exposed += values[r];
@@ -703,9 +706,25 @@ mod tests {
         p.put(Square::new(9, 9), Piece::new(Color::Blue, Rank::Flag), 0)
             .unwrap();
         // Red: 400 + 200 (nothing of Blue's outranks it) + 1000 + 125 (hidden Flag); Blue:
-        // 300 + 75 (one piece of Red's outranks it) + 46 (its hidden rank) + 1000 + 125;
-        // nobody advanced.
-        assert_eq!(evaluate(&p), 1725 - 1546);
+        // 300 + 75 (one piece of Red's outranks it) + 46 (its hidden rank) + `UNMOVED` (it
+        // has not moved) + 1000 + 125; nobody advanced.
+        assert_eq!(evaluate(&p), 1725 - 1546 - UNMOVED);
+    }
+
+    #[test]
+    fn a_first_move_tells_what_a_piece_is_not() {
+        // Red's unseen Captain on e4, unmoved or moved; everything else as it stands.
+        let eval = |flags: u8| {
+            evaluate(&board(&[
+                (0, 0, Color::Red, Rank::Flag, 0),
+                (9, 9, Color::Blue, Rank::Flag, 0),
+                (4, 3, Color::Red, Rank::Captain, flags),
+                (4, 8, Color::Blue, Rank::Captain, 0),
+            ]))
+        };
+        assert_eq!(eval(0) - eval(MOVED), UNMOVED);
+        // A seen piece has no secret left to keep.
+        assert_eq!(eval(REVEALED) - eval(REVEALED | MOVED), 0);
     }
 
     /// A classic position holding `pieces` (file, rank from 0, colour, rank, flags).
@@ -1113,14 +1132,14 @@ mod tests {
         assert_eq!(beside_exit(Rank::Marshal), general >> 2);
         assert_eq!(beside_exit(Rank::Colonel), general >> 3);
         // Blue's pieces once seen are no wall: the pocket's cost leaves the score, as do
-        // the hidden-rank bonuses of the two Bombs and the Sergeant; and the seen Sergeant
-        // draws the General beside it.
+        // the hidden-rank bonuses of the two Bombs and the Sergeant and the unmoved
+        // Sergeant's secret (`UNMOVED`); and the seen Sergeant draws the General beside it.
         let mut seen = open.clone();
         for sq in [Square::new(3, 8), Square::new(5, 8), Square::new(4, 9)] {
             seen.flags[sq.index()] |= REVEALED;
         }
         let blue = side_values(&open, Color::Blue);
-        let bonuses = 2 * (blue[Rank::Bomb.index()] >> 3) + (blue[Rank::Sergeant.index()] >> 3);
+        let bonuses = 2 * (blue[Rank::Bomb.index()] >> 3) + (blue[Rank::Sergeant.index()] >> 3) + UNMOVED;
         let drawn = FAIR_STEP * (FAIR_REACH - 1);
         assert_eq!(evaluate(&seen) - evaluate(&open), (general >> 3) + bonuses + drawn);
         assert_eq!(pocket(&seen, Color::Red, Square::new(4, 8).index(), general), 0);
