@@ -463,7 +463,8 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
     let mut bits = pos.bb[c][0];
     let movers = pos.bb[c][1] | pos.bb[c][2];
     let top = pos.variant.ranks as i32 - 1;
-    // The movable ranks unseen, and the value of the unseen pieces that have moved.
+    // The movable ranks unseen, and the value of the unseen pieces that have moved; an
+    // unseen mover that has not moved keeps its secret (`UNMOVED`).
     let mut hidden = 0u16;
     let mut exposed = 0;
     while bits != 0 {
@@ -473,13 +474,14 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
         let r = (pos.cells[sq] & RANK_MASK) as usize;
         if pos.flags[sq] & REVEALED == 0 {
             s += values[r] >> HIDDEN_SHIFT;
+            let moved = pos.flags[sq] & MOVED != 0;
             if movers & b != 0 {
                 hidden |= 1 << r;
-                if pos.flags[sq] & MOVED == 0 {
+                if !moved {
                     s += UNMOVED;
                 }
             }
-            if pos.flags[sq] & MOVED != 0 {
+            if moved {
                 exposed += values[r];
             }
         }

@@ -88,7 +88,7 @@ pub(super) const HIDDEN_SHIFT: u32 = 3;
 /// What a movable piece that has neither moved nor been seen is worth beyond its rank:
 /// its first move tells the enemy it is no Bomb nor the Flag, which sharpens the enemy's
 /// guess of the rest (against Demon of Ignorance our pieces had moved unseen about 8 at a
-/// time, its own about 2.5, and its unmoved pieces hid its guards, Bombs and Flag).
+/// time, its own about 2, and its unmoved pieces hid its guards, Bombs and Flag).
 pub(super) const UNMOVED: i32 = 8;
 /// Per row a movable piece stands from its own back row.
 pub(super) const ADVANCE: i32 = 2;
