@@ -528,12 +528,12 @@ fn python_turn() -> Option<std::sync::MutexGuard<'static, ()>> {
     Some(timed_games())
 }
 
-/// 12 whole games (`UCC_TEST_GAMES` for more), the adapter alternating colours, at the
+/// 10 whole games (`UCC_TEST_GAMES` for more), the adapter alternating colours, at the
 /// manager's default 2 s timeout: no ILLEGAL, no timeout, both programs exit cleanly on
 /// QUIT, and the adapter wins at least 9 in 10. The adapter asks for 40 ms a move (10 ms of
 /// search after the engine's default 30 ms overhead; 50 ms took twice as long for the same
-/// checks). Twelve games keep CI under its five minutes; 50 were played to choose the
-/// count, all won.
+/// checks). Ten games keep CI under its six minutes; 50 were played to choose the count,
+/// all won.
 #[test]
 fn games_against_a_random_bot() {
     let Some(_turn) = python_turn() else {
@@ -542,7 +542,7 @@ fn games_against_a_random_bot() {
     let games: usize = std::env::var("UCC_TEST_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
-        .unwrap_or(12);
+        .unwrap_or(10);
     let movetime: u64 = std::env::var("UCC_TEST_MOVETIME")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -617,11 +617,11 @@ fn manager_logs_replay_to_the_same_result() {
         .expect("temp dir");
     let dir = tmp.path().to_path_buf();
     let games: Vec<(&str, Command, Command, u64)> = vec![
-        // A turn cap of 1,000 bounds the test's time: against the random bot the adapter
-        // wins in 700-1,700 turns, timing-dependent, and a cut-short game still replays to
+        // A turn cap of 300 bounds the test's time: against the random bot the adapter
+        // wins in 50-1,000 turns, timing-dependent, and a cut-short game still replays to
         // the manager's draw.
-        ("adapter-red", adapter(11, 20), bot(), 1000),
-        ("adapter-blue", bot(), adapter(12, 20), 1000),
+        ("adapter-red", adapter(11, 20), bot(), 300),
+        ("adapter-blue", bot(), adapter(12, 20), 300),
         ("bots", bot(), bot(), 1000),
         ("turn-cap", adapter(13, 20), bot(), 6),
     ];
