@@ -98,7 +98,7 @@ def random_game(addr, variant="barrage", movetime=20, beliefs=False, rules=None,
     c = Client(addr)
     c.until({"hello"})
     human = random.choice(["red", "blue"])
-    c.send(type="new", variant=variant, color=human, movetime=movetime, rules=rules or {"max-plies": 600})
+    c.send(type="new", variant=variant, color=human, movetime=movetime, rules=rules or {"max-plies": 300})
     info = c.until({"newgame"})
     if beliefs:
         c.send(type="beliefs", on=True)
@@ -408,7 +408,7 @@ def browser_test(addr, server):
         # A rule option from the page: the ply cap bounds the test's time (random play
         # rarely lasts that long; a game that does ends as a draw by the cap).
         page.click("#rules summary")
-        page.fill("#max-plies", "400")
+        page.fill("#max-plies", "300")
         page.click("#rules summary")
         page.click("#new-game")
         page.wait_for_selector("#tray .pc")
