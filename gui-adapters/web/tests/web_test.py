@@ -118,7 +118,6 @@ def random_game(addr, variant="barrage", movetime=20, beliefs=False, rules=None,
                 bad_done = True
             c.send(type="move", move=random.choice(m["legal"]))
     if bad_input and not bad_done:
-        # A Scout's first run may strike the Flag: the game is over before ply 2.
         c.close()
         return None
     c.send(type="save")
@@ -278,7 +277,8 @@ def protocol_tests(addr, server):
         raise
     except Exception as e:  # noqa: BLE001 - any refusal will do
         log(f"a WebSocket from another site's page is refused ({e})")
-    # A game may end before the bad input is sent (a Scout's run onto the Flag): play again.
+    # A random barrage game can be over before ply 2, before the bad input is sent: play
+    # another one.
     for attempt in range(5):
         game = random_game(addr, bad_input=True)
         if game:
