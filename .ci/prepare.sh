@@ -29,7 +29,14 @@ for part in "${parts[@]}"; do
     textarena)
       venv="$target/textarena-venv"
       [ -x "$venv/bin/python" ] || python3 -m venv "$venv"
-      "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "./gui-adapters/textarena[test]"
+      # Installed again only when the adapter's tracked files changed (.ci/run prepares
+      # it in the background, then .ci/textarena.sh asks again).
+      stamp="$(git ls-files -z gui-adapters/textarena 2>/dev/null | xargs -0 -r sha1sum | sha1sum)"
+      if [ -z "$(git ls-files gui-adapters/textarena 2>/dev/null)" ] ||
+        [ "$(cat "$venv/.marshal-stamp" 2>/dev/null)" != "$stamp" ]; then
+        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "./gui-adapters/textarena[test]"
+        echo "$stamp" > "$venv/.marshal-stamp"
+      fi
       ;;
     *)
       echo "prepare: no part '$part' (web, textarena)" >&2
