@@ -420,7 +420,8 @@ fn pocket(pos: &Position, color: Color, sq: usize, v: i32) -> i32 {
 #[cfg(test)]
 fn side_score(pos: &Position, color: Color) -> i32 {
     let movers = pos.bb[color.index()][1] | pos.bb[color.index()][2];
-    side_material(pos, color).0 + chase(pos, color, movers, side_material(pos, color.flip()).1, false)
+    let hunters = free_hunters(pos, color, side_material(pos, color.flip()).1);
+    side_material(pos, color).0 + chase(pos, color, movers, hunters, false)
 }
 
 /// What each rank of `color`'s is worth, given what the enemy has left: Miners while
@@ -448,8 +449,29 @@ fn side_values(pos: &Position, color: Color) -> [i32; 13] {
 
 /// Material and hidden-rank bonus of `color` (all but the chase), and the movable ranks of
 /// `color` the enemy has not seen (bit `Rank as u8`).
-#[inline]
+#[cfg(test)]
 fn side_material(pos: &Position, color: Color) -> (i32, u16) {
+    let (s, hidden, exposed) = side_parts(pos, color);
+    let hunters = free_hunters(pos, color.flip(), hidden);
+    (s - exposed_cost(exposed, hunters), hidden)
+}
+
+/// What `color` loses for the value of its unseen pieces that have moved (`exposed`,
+/// from `side_parts`) while the enemy has free hunters (`free_hunters`) for them.
+#[inline]
+fn exposed_cost(exposed: i32, hunters: u16) -> i32 {
+    if exposed > 0 && hunters != 0 {
+        exposed * EXPOSED_PERCENT / 100
+    } else {
+        0
+    }
+}
+
+/// `side_material` in parts: the score before `exposed_cost`, the movable ranks of
+/// `color` the enemy has not seen (bit `Rank as u8`), and the value of `color`'s unseen
+/// pieces that have moved.
+#[inline]
+fn side_parts(pos: &Position, color: Color) -> (i32, u16, i32) {
     let c = color.index();
     let counts = &pos.counts[c];
     let values = side_values(pos, color);
@@ -487,7 +509,7 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
         }
         if movers & b != 0 {
             // Rows advanced towards the enemy: pieces that never come forward never win.
-            let row = (sq / STRIDE) as i32 - 1;
+            let row = ROW_FILE[sq].0 as i32 - 1;
             s += ADVANCE * if color == Color::Red { row } else { top - row };
             let v = values[r];
             if v >= POCKET_VALUE {
@@ -495,42 +517,45 @@ fn side_material(pos: &Position, color: Color) -> (i32, u16) {
             }
         }
     }
-    if exposed > 0 && hunter_ranks(pos, color.flip(), hidden) != 0 {
-        s -= exposed * EXPOSED_PERCENT / 100;
-    }
-    (s, hidden)
+    (s, hidden, exposed)
 }
 
 /// How near `color`'s pieces able to take the enemy's seen movable pieces stand to them
 /// (`CHASE_REACH`, and `CHASE_TOP` for the enemy's top pieces); `movers` are `color`'s
-/// movable pieces.
-fn chase(pos: &Position, color: Color, movers: u128, hidden: u16, bold: bool) -> i32 {
+/// movable pieces, `hunters` their ranks that are free hunters (`free_hunters`).
+fn chase(pos: &Position, color: Color, movers: u128, hunters: u16, bold: bool) -> i32 {
     let them = color.flip().index();
     let adv = pos.rules.attacker_advantage;
     // Drawn by the plain pull only: the Spy, and the seen Marshal while the enemy Spy lives
     // (unless `bold`: see `evaluate_full`); the enemy cannot aim its Spy at a Marshal it has
     // not seen.
     let spy_feared = !bold && pos.counts[them][Rank::Spy.index()] > 0;
-    let careful =
-        |r: Rank, sq: usize| r == Rank::Spy || (r == Rank::Marshal && spy_feared && pos.flags[sq] & REVEALED != 0);
-    // Our free hunters, those drawn to unseen pieces (not the careful ones): their squares.
-    let hunters = if hidden == 0 {
-        0
-    } else {
-        hunter_ranks(pos, color, hidden)
-    };
-    let mut hunting = 0u128;
-    if hunters != 0 {
-        let mut ours = movers;
-        while ours != 0 {
-            let sq = square_of(ours);
-            ours &= ours - 1;
-            let r = Piece(pos.cells[sq]).rank();
-            if hunters & (1 << r as u8) != 0 && !careful(r, sq) {
-                hunting |= bit(sq);
-            }
+    // Our movers by rank, and the careful ones among them.
+    let mut by_rank = [0u128; 16];
+    let mut careful = 0u128;
+    let mut ours = movers;
+    while ours != 0 {
+        let sq = square_of(ours);
+        let b = ours & ours.wrapping_neg();
+        ours &= ours - 1;
+        let r = (pos.cells[sq] & RANK_MASK) as usize;
+        by_rank[r] |= b;
+        if r == Rank::Spy as usize || (r == Rank::Marshal as usize && spy_feared && pos.flags[sq] & REVEALED != 0) {
+            careful |= b;
         }
     }
+    let of_ranks = |mask: u16| {
+        let mut m = mask;
+        let mut out = 0u128;
+        while m != 0 {
+            out |= by_rank[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        out
+    };
+    // Our free hunters, those drawn to unseen pieces (not the careful ones): their squares.
+    let hunting = if hunters != 0 { of_ranks(hunters) & !careful } else { 0 };
+    let beaten_by = &beaten_by_table()[usize::from(adv)];
     let mut targets = pos.bb[them][1] | pos.bb[them][2];
     let mut s = 0;
     while targets != 0 {
@@ -554,22 +579,27 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16, bold: bool) ->
         let v = VALUES[tr.index()];
         // The nearest of ours that beats it, of those the nearest drawn hard (not the Spy,
         // nor the Marshal while the enemy Spy lives), and the nearest of its rank.
+        let beats = of_ranks(beaten_by[tr.index()]);
+        let hard_bb = beats & !careful;
+        let trade_bb = if resolve_combat(tr, tr, adv) == Combat::BothDie {
+            by_rank[tr.index()] & !careful
+        } else {
+            0
+        };
         let (mut beat, mut hard, mut trade) = (i32::MAX, i32::MAX, i32::MAX);
-        let mut ours = movers;
-        while ours != 0 {
-            let sq = square_of(ours);
-            ours &= ours - 1;
-            let r = Piece(pos.cells[sq]).rank();
+        let mut near = beats | trade_bb;
+        while near != 0 {
+            let sq = square_of(near);
+            let b = near & near.wrapping_neg();
+            near &= near - 1;
             let d = dist(sq, t);
-            match resolve_combat(r, tr, adv) {
-                Combat::AttackerWins => {
-                    beat = beat.min(d);
-                    if !careful(r, sq) {
-                        hard = hard.min(d);
-                    }
+            if beats & b != 0 {
+                beat = beat.min(d);
+                if hard_bb & b != 0 {
+                    hard = hard.min(d);
                 }
-                Combat::BothDie if !careful(r, sq) => trade = trade.min(d),
-                _ => {}
+            } else {
+                trade = trade.min(d);
             }
         }
         let plain = (v >> CHASE_SHIFT) * (CHASE_REACH - beat.min(CHASE_REACH));
@@ -589,6 +619,16 @@ fn chase(pos: &Position, color: Color, movers: u128, hidden: u16, bold: bool) ->
         };
     }
     s
+}
+
+/// `hunter_ranks`, or none while the other side hides no movable rank.
+#[inline]
+fn free_hunters(pos: &Position, hunter: Color, hidden: u16) -> u16 {
+    if hidden == 0 {
+        0
+    } else {
+        hunter_ranks(pos, hunter, hidden)
+    }
 }
 
 /// The ranks of `hunter`'s movable pieces that take every movable rank the other side
@@ -628,6 +668,26 @@ fn beats_table() -> &'static [[u16; 12]; 2] {
     })
 }
 
+/// Per attacker's advantage (0 without, 1 with) and defending rank, the ranks that beat
+/// it when attacking (bit `Rank as u8`, `Unknown` included), from `resolve_combat`.
+fn beaten_by_table() -> &'static [[u16; 13]; 2] {
+    static TABLE: std::sync::OnceLock<[[u16; 13]; 2]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [[0u16; 13]; 2];
+        let ranks = || Rank::ALL.into_iter().chain([Rank::Unknown]);
+        for (adv, row) in t.iter_mut().enumerate() {
+            for q in ranks() {
+                for r in ranks() {
+                    if resolve_combat(r, q, adv == 1) == Combat::AttackerWins {
+                        row[q.index()] |= 1 << r as u8;
+                    }
+                }
+            }
+        }
+        t
+    })
+}
+
 /// The static score of `pos` for the side to move (a draw-ish position is near 0).
 #[inline]
 pub fn evaluate(pos: &Position) -> i32 {
@@ -650,11 +710,16 @@ pub fn evaluate_guessing(pos: &Position, guessed: Option<Color>) -> i32 {
 pub fn evaluate_full(pos: &Position, guessed: Option<Color>, bold: Option<Color>) -> i32 {
     let us = pos.side_to_move();
     let them = us.flip();
-    let ((ours, our_hidden), (theirs, their_hidden)) = (side_material(pos, us), side_material(pos, them));
+    let ((ours, our_hidden, our_exposed), (theirs, their_hidden, their_exposed)) =
+        (side_parts(pos, us), side_parts(pos, them));
+    // The free hunters of each side, for the other's moved pieces (its exposure and its
+    // chase share them).
+    let (our_hunters, their_hunters) = (free_hunters(pos, us, their_hidden), free_hunters(pos, them, our_hidden));
     let movers = |c: Color| pos.bb[c.index()][1] | pos.bb[c.index()][2];
-    let mut s = ours + chase(pos, us, movers(us), their_hidden, bold == Some(us))
-        - theirs
-        - chase(pos, them, movers(them), our_hidden, bold == Some(them));
+    let mut s = ours - exposed_cost(our_exposed, their_hunters)
+        + chase(pos, us, movers(us), our_hunters, bold == Some(us))
+        - (theirs - exposed_cost(their_exposed, our_hunters))
+        - chase(pos, them, movers(them), their_hunters, bold == Some(them));
     let (our_flag, their_flag) = (flag_square(pos, us), flag_square(pos, them));
     let unseen = |c: Color, f: usize| guessed == Some(c) && pos.flags[f] & REVEALED == 0;
     let own = |c: Color, hidden: u16| (guessed == Some(c.flip())).then_some(hidden);
