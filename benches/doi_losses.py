@@ -743,6 +743,9 @@ def main():
     dists = {"W": Counter(), "L": Counter()}
     n = Counter()
     for opp, i, res, log in ucc_losses.finished_games(a.dirs):
+        if len(a.dirs) > 1:
+            # Several folders may hold the same opponent and game numbers (one per seed).
+            opp = "%s/%s" % (os.path.basename(os.path.dirname(os.path.dirname(os.path.abspath(log)))), opp)
         ev = [] if a.events else None
         c, dist = analyse(open(log).read().splitlines(), log, beliefs, ev)
         total[res].update(c)
