@@ -3,7 +3,7 @@
 the best move at a large one, over positions of finished games.
 
     python3 benches/settle.py --marshal PATH [--marshal PATH ...] [--nodes 60000,230000,700000]
-        [--reference 5000000] [--plies 40,90,140,190,240] [--games N] OUTDIR ...
+        [--reference 5000000] [--plies 40,90,140,190,240] [--games N] [--seeds A,B] OUTDIR ...
     python3 benches/settle.py --self-test
 
 From the first `--games` finished games of the ladder folders (benches/ucc-ladder.sh;
@@ -18,7 +18,10 @@ engine and budget: in how many positions the best move is the reference's; with
 A search whose move at 1000 ms is mostly its move at 300 ms cannot gain much from the
 extra time, whatever the move is worth; a search that keeps changing its mind as the
 budget grows spends the time on something. The count says which, not which is better:
-only games say that.
+only games say that. With `--seeds A,B` each search runs with option `Seed` A, and every
+budget is also searched with Seed B: how often two seeds agree at one budget is the
+yardstick for how often two budgets agree (a budget that changes the move no more often
+than a seed does only re-draws near ties).
 """
 import os
 import sys
@@ -66,6 +69,7 @@ def main():
     ap.add_argument("--plies", default="40,90,140,190,240")
     ap.add_argument("--games", type=int, default=6)
     ap.add_argument("--show", action="store_true", help="list the positions where the moves differ")
+    ap.add_argument("--seeds", help="A,B: search with Seed A, and also each budget with Seed B")
     a = ap.parse_args()
     if a.self_test:
         self_test()
@@ -74,23 +78,31 @@ def main():
     try:
         budgets = [int(x) for x in a.nodes.split(",")]
         plies = [int(x) for x in a.plies.split(",")]
+        seeds = [int(x) for x in a.seeds.split(",")] if a.seeds else [None]
     except ValueError:
-        ap.error("--nodes and --plies take numbers separated by commas")
+        ap.error("--nodes, --plies and --seeds take numbers separated by commas")
+    if a.seeds and len(seeds) != 2:
+        ap.error("--seeds takes two numbers, A,B")
     logs = [log for _, _, _, log in ucc_losses.finished_games(a.dirs)][: a.games]
     cases = list(positions(logs, plies))
     print("%d positions from %d games" % (len(cases), len(logs)))
     for m in a.marshal:
-        ref = [threat_replays.best_move(m, log, ply, side, a.reference) for log, ply, side in cases]
-        said = []
+        ref = [threat_replays.best_move(m, log, ply, side, a.reference, seeds[0]) for log, ply, side in cases]
+        said, seeded = [], []
         for n in budgets:
-            moves = [threat_replays.best_move(m, log, ply, side, n) for log, ply, side in cases]
+            moves = [threat_replays.best_move(m, log, ply, side, n, seeds[0]) for log, ply, side in cases]
             said.append("%d nodes %d" % (n, agreement(moves, ref)))
+            if len(seeds) == 2:
+                other = [threat_replays.best_move(m, log, ply, side, n, seeds[1]) for log, ply, side in cases]
+                seeded.append("%d nodes %d" % (n, agreement(moves, other)))
             if a.show:
                 for (log, ply, side), mv, r in zip(cases, moves, ref):
                     if mv != r:
                         print("  %s ply %d (%s): %s at %d nodes, %s at %d" % (
                             log, ply, side, mv, n, r, a.reference))
         print("%s: the move at %d nodes matched at %s" % (m, a.reference, ", ".join(said)))
+        if seeded:
+            print("%s: Seed %d and Seed %d chose the same move at %s" % (m, seeds[0], seeds[1], ", ".join(seeded)))
 
 
 if __name__ == "__main__":

@@ -58,9 +58,13 @@ def moments(lines, ranks):
             yield k + 1, "red" if me == "R" else "blue", square(*sq), "taken" if taken else "spared"
 
 
-def best_move(marshal, log, ply, side, nodes):
+def best_move(marshal, log, ply, side, nodes, seed=None):
+    """The engine's move in Marshal's view before `ply` of the game in `log`, at `nodes`
+    (and with option `Seed` at `seed` if given)."""
     cmds = subprocess.run([marshal, "convert", "--to", "commands", "--side", side, "--ply",
                            str(ply), log], capture_output=True, text=True, check=True).stdout
+    if seed is not None:
+        cmds = "setoption name Seed value %d\n" % seed + cmds
     out = subprocess.run([marshal], input=cmds + "\ngo nodes %d\n" % nodes, capture_output=True,
                          text=True, check=True).stdout
     said = [l.split()[1] for l in out.splitlines() if l.startswith("bestmove ")]
